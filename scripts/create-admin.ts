@@ -1,0 +1,47 @@
+/**
+ * Creates the first admin of a production install (which seeds no demo data):
+ *   DATABASE_URL=postgres://… npm run create-admin -- --email a@b.ch --first-name A --last-name B
+ * The password is read from ADMIN_PASSWORD or asked for on the terminal.
+ */
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { hashPassword } from '../server/auth/password.ts';
+import { readConfig } from '../server/config.ts';
+import { openDatabase } from '../server/db/index.ts';
+import { migrate } from '../server/db/migrate.ts';
+
+const { values } = parseArgs({
+  options: {
+    email: { type: 'string' },
+    'first-name': { type: 'string', default: 'Admin' },
+    'last-name': { type: 'string', default: 'GS CRM' },
+  },
+});
+if (!values.email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) {
+  console.error('Usage: npm run create-admin -- --email admin@example.ch [--first-name A] [--last-name B]');
+  process.exit(2);
+}
+let password = process.env.ADMIN_PASSWORD;
+if (!password) {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  password = await rl.question('Password for the new admin: ');
+  rl.close();
+}
+if (password.length < 8 || !/[A-Z]/.test(password) || !/[a-z]/.test(password) || !/\W/.test(password)) {
+  console.error('The password needs at least 8 characters with an uppercase letter, a lowercase letter and a symbol.');
+  process.exit(2);
+}
+const config = readConfig();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+try {
+  await migrate(database);
+  const user = await database.db
+    .insertInto('users')
+    .values({ email: values.email.toLowerCase(), first_name: values['first-name'], last_name: values['last-name'], role: 'ADMIN', is_active: true })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await database.db.insertInto('user_credentials').values({ user_id: user.id, password_hash: await hashPassword(password) }).execute();
+  console.log(`Admin ${values.email} created (id ${user.id}).`);
+} finally {
+  await database.close();
+}

@@ -1,0 +1,78 @@
+/**
+ * Roles, route sets and permissions (spec §2, §6). A user's permissions are its role's defaults
+ * (the table below) plus its `additionalPermissions`. The server checks them on every route.
+ */
+import type { AccessRule, Permission } from '../../src/schema/vocabulary.ts';
+
+export const ROLES = [
+  'EMPLOYEE',
+  'ADMIN',
+  'PARTNER',
+  'CONSULTANT',
+  'BACKOFFICE',
+  'BACKOFFICE-CALLCENTER',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS: Permission[] = [
+  'manage-translation-keys',
+  'manage-users',
+  'manage-companies',
+  'manage-sub-brokers',
+  'contract-export-page',
+  'contract-simple-export',
+  'delete-contracts',
+  'manage-commissions',
+  'manage-commission-rules',
+];
+
+/**
+ * Role defaults, as a brokerage would expect: admins everything; back office runs the
+ * reference data, contracts and commissions but not users or translations; the call centre and
+ * consultants work with their customers only; employees and partners have no back-office rights.
+ */
+export const ROLE_PERMISSIONS: Record<Role, Permission[]> = {
+  ADMIN: [...PERMISSIONS],
+  BACKOFFICE: [
+    'manage-companies',
+    'manage-sub-brokers',
+    'contract-export-page',
+    'contract-simple-export',
+    'delete-contracts',
+    'manage-commissions',
+    'manage-commission-rules',
+  ],
+  'BACKOFFICE-CALLCENTER': ['contract-simple-export'],
+  CONSULTANT: [],
+  EMPLOYEE: [],
+  PARTNER: [],
+};
+
+export type RouteSet = 'admin' | 'consultant' | null;
+
+export function routeSetOf(role: string): RouteSet {
+  if (role === 'ADMIN' || role === 'BACKOFFICE' || role === 'BACKOFFICE-CALLCENTER') return 'admin';
+  if (role === 'CONSULTANT') return 'consultant';
+  return null;
+}
+
+export function permissionsOf(role: string, additional: readonly string[] = []): Permission[] {
+  const own = ROLE_PERMISSIONS[role as Role] ?? [];
+  const extra = additional.filter((permission): permission is Permission =>
+    PERMISSIONS.includes(permission as Permission),
+  );
+  return PERMISSIONS.filter((permission) => own.includes(permission) || extra.includes(permission));
+}
+
+export interface Principal {
+  id: number;
+  role: string;
+  permissions: Permission[];
+}
+
+export function isAllowed(rule: AccessRule | 'public', principal: Principal | undefined): boolean {
+  if (rule === 'public') return true;
+  if (!principal || rule === 'nobody') return false;
+  if (rule === 'authenticated') return true;
+  return principal.permissions.includes(rule);
+}

@@ -1,0 +1,142 @@
+/** POST /api/auth/login, POST /api/auth/logout, GET /api/auth/me (docs/ARCHITECTURE.md §API). */
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { ApiError } from '../http/errors.ts';
+import { audit } from './audit.ts';
+import { getDummyHash, hashPassword, needsRehash, verifyPassword } from './password.ts';
+import { permissionsOf, routeSetOf } from './permissions.ts';
+import { createSession, revokeSession, type SessionPolicy, type SessionUser } from './sessions.ts';
+
+export interface LoginThrottle {
+  /** Evaluated attempts per account per hour. */
+  perAccount: number;
+  /** Evaluated attempts per client address per hour. */
+  perAddress: number;
+}
+export const DEFAULT_THROTTLE: LoginThrottle = { perAccount: 100, perAddress: 300 };
+
+const userShape = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    email: { type: 'string' },
+    first_name: { type: 'string' },
+    last_name: { type: 'string' },
+    role: { type: 'string' },
+    language: { type: ['string', 'null'] },
+    permissions: { type: 'array', items: { type: 'string' } },
+    route_set: { type: ['string', 'null'] },
+  },
+} as const;
+
+export const publicUser = (user: SessionUser) => ({
+  id: user.id,
+  email: user.email,
+  first_name: user.firstName,
+  last_name: user.lastName,
+  role: user.role,
+  language: user.language,
+  permissions: user.permissions,
+  route_set: routeSetOf(user.role),
+});
+
+export function authRoutes(
+  app: FastifyInstance,
+  options: { policy: SessionPolicy; throttle: LoginThrottle },
+): void {
+  const { db } = app;
+
+  app.post(
+    '/api/auth/login',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email and password; answers a bearer token.',
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['email', 'password'],
+          properties: {
+            email: { type: 'string', minLength: 3, maxLength: 254 },
+            password: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            properties: { token: { type: 'string' }, role: { type: 'string' }, user: userShape },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { email, password } = request.body as { email: string; password: string };
+      const account = email.trim().toLowerCase();
+      const ip = request.ip;
+      const [counts] = await db
+        .selectFrom('login_attempts')
+        .select([
+          sql<number>`count(*) filter (where email = ${account})`.as('account'),
+          sql<number>`count(*) filter (where ip = ${ip})`.as('address'),
+        ])
+        .where('at', '>', sql<Date>`now() - interval '1 hour'`)
+        .where((eb) => eb.or([eb('email', '=', account), eb('ip', '=', ip)]))
+        .execute();
+      if (Number(counts.account) >= options.throttle.perAccount || Number(counts.address) >= options.throttle.perAddress) {
+        await audit(db, 'login.throttled', { ip, details: { email: account } });
+        throw new ApiError(429, 'Too many sign-in attempts. Please wait an hour and try again, or reset your password.');
+      }
+      const user = await db
+        .selectFrom('users as u')
+        .leftJoin('user_credentials as c', 'c.user_id', 'u.id')
+        .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.role', 'u.language', 'u.is_active', 'u.additional_permissions', 'c.password_hash'])
+        .where(sql`lower(u.email)`, '=', account)
+        .executeTakeFirst();
+      const hash = user?.password_hash ?? (await getDummyHash());
+      const passwordOk = await verifyPassword(password, hash);
+      const success = Boolean(user?.password_hash && passwordOk && user.is_active);
+      await db.insertInto('login_attempts').values({ email: account, ip, success }).execute();
+      if (!user || !success) {
+        await audit(db, 'login.failed', { userId: user?.id ?? null, ip, details: { email: account } });
+        throw new ApiError(401, 'Email or password is not correct.');
+      }
+      if (user.password_hash && needsRehash(user.password_hash)) {
+        await db.updateTable('user_credentials').set({ password_hash: await hashPassword(password) }).where('user_id', '=', user.id).execute();
+      }
+      const token = await createSession(db, user.id, options.policy, { ip, userAgent: request.headers['user-agent'] });
+      await audit(db, 'login', { userId: user.id, ip });
+      const sessionUser: SessionUser = {
+        sessionId: 0,
+        id: user.id,
+        email: user.email,
+        firstName: user.first_name,
+        lastName: user.last_name,
+        role: user.role,
+        language: user.language,
+        permissions: permissionsOf(user.role, (user.additional_permissions as string[] | null) ?? []),
+      };
+      return reply.send({ token, role: user.role, user: publicUser(sessionUser) });
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    { config: { access: 'authenticated' }, schema: { tags: ['auth'], summary: 'Revoke the current token.' } },
+    async (request, reply) => {
+      const principal = request.principal!;
+      await revokeSession(db, principal.sessionId);
+      await audit(db, 'logout', { userId: principal.id, ip: request.ip });
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    {
+      config: { access: 'authenticated' },
+      schema: { tags: ['auth'], summary: 'The signed-in user.', response: { 200: { type: 'object', properties: { data: userShape } } } },
+    },
+    async (request) => ({ data: publicUser(request.principal!) }),
+  );
+}

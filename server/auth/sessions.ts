@@ -1,0 +1,104 @@
+/**
+ * Bearer-token sessions. Tokens are 256 random bits, handed out once and stored as SHA-256 hashes;
+ * they expire after inactivity and absolutely, can be revoked, and stop working at once when the
+ * user is disabled (every lookup joins the active user).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { DB } from '../db/index.ts';
+import { type Principal, permissionsOf } from './permissions.ts';
+
+export interface SessionPolicy {
+  idleMinutes: number;
+  absoluteMinutes: number;
+}
+
+/** A working day: idle after 4 hours, and a new login every 12 hours at the latest. */
+export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMinutes: 240, absoluteMinutes: 720 };
+
+/** last_seen_at is written at most this often, so reads do not turn into writes. */
+const TOUCH_EVERY_MS = 60_000;
+
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+export async function createSession(
+  db: DB,
+  userId: number,
+  policy: SessionPolicy,
+  client: { ip?: string; userAgent?: string },
+): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: hashToken(token),
+      user_id: userId,
+      expires_at: new Date(Date.now() + policy.absoluteMinutes * 60_000),
+      ip: client.ip ?? null,
+      user_agent: client.userAgent?.slice(0, 500) ?? null,
+    })
+    .execute();
+  return token;
+}
+
+export interface SessionUser extends Principal {
+  sessionId: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  language: string | null;
+}
+
+export async function resolveSession(
+  db: DB,
+  token: string,
+  policy: SessionPolicy,
+): Promise<SessionUser | undefined> {
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select([
+      's.id as session_id',
+      's.last_seen_at',
+      'u.id',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'u.role',
+      'u.language',
+      'u.additional_permissions',
+    ])
+    .where('s.token_hash', '=', hashToken(token))
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', sql<Date>`now()`)
+    .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${policy.idleMinutes})`)
+    .where('u.is_active', '=', true)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
+    await db.updateTable('sessions').set({ last_seen_at: sql`now()` }).where('id', '=', row.session_id).execute();
+  }
+  return {
+    sessionId: row.session_id,
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    role: row.role,
+    language: row.language,
+    permissions: permissionsOf(row.role, (row.additional_permissions as string[] | null) ?? []),
+  };
+}
+
+export async function revokeSession(db: DB, sessionId: number): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: sql`now()` }).where('id', '=', sessionId).execute();
+}
+
+export async function revokeUserSessions(db: DB, userId: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

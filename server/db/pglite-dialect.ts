@@ -1,0 +1,102 @@
+/**
+ * A small Kysely dialect for PGlite (PostgreSQL compiled to WASM, one connection).
+ * PGlite runs one query at a time, so connections are handed out one at a time: a transaction
+ * holds the only connection until it commits, and other queries wait for it.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+class PGliteConnection implements DatabaseConnection {
+  constructor(private readonly pg: PGlite) {}
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.pg.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
+    const command = compiledQuery.sql.trimStart().slice(0, 6).toUpperCase();
+    const changesRows = ['INSERT', 'UPDATE', 'DELETE', 'MERGE '].includes(command);
+    return {
+      rows: result.rows,
+      numAffectedRows:
+        changesRows && result.affectedRows !== undefined ? BigInt(result.affectedRows) : undefined,
+    };
+  }
+
+  // biome-ignore lint/correctness/useYield: PGlite has no cursors; streaming is not offered.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streamQuery is not supported on PGlite; page with LIMIT/OFFSET instead');
+  }
+}
+
+class PGliteDriver implements Driver {
+  private readonly connection: PGliteConnection;
+  private queue: Promise<void> = Promise.resolve();
+  private release: (() => void) | undefined;
+
+  constructor(private readonly pg: PGlite) {
+    this.connection = new PGliteConnection(pg);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const previous = this.queue;
+    let release!: () => void;
+    this.queue = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    this.release = release;
+    return this.connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
+    const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
+    await connection.executeQuery({ sql: `begin${isolation}`, parameters: [] } as never);
+  }
+
+  async commitTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery({ sql: 'commit', parameters: [] } as never);
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection) {
+    await connection.executeQuery({ sql: 'rollback', parameters: [] } as never);
+  }
+
+  async releaseConnection(): Promise<void> {
+    const release = this.release;
+    this.release = undefined;
+    release?.();
+  }
+
+  async destroy(): Promise<void> {
+    if (!this.pg.closed) await this.pg.close();
+  }
+}
+
+export class PGliteDialect implements Dialect {
+  constructor(private readonly pg: PGlite) {}
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createDriver(): Driver {
+    return new PGliteDriver(this.pg);
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely's introspector takes any database shape.
+  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new PostgresIntrospector(db);
+  }
+}
