@@ -18,7 +18,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) {
-  console.error('Usage: npm run create-admin -- --email admin@example.ch [--first-name A] [--last-name B]');
+  console.error(
+    'Usage: npm run create-admin -- --email admin@example.ch [--first-name A] [--last-name B]',
+  );
   process.exit(2);
 }
 let password = process.env.ADMIN_PASSWORD;
@@ -27,8 +29,15 @@ if (!password) {
   password = await rl.question('Password for the new admin: ');
   rl.close();
 }
-if (password.length < 8 || !/[A-Z]/.test(password) || !/[a-z]/.test(password) || !/\W/.test(password)) {
-  console.error('The password needs at least 8 characters with an uppercase letter, a lowercase letter and a symbol.');
+if (
+  password.length < 8 ||
+  !/[A-Z]/.test(password) ||
+  !/[a-z]/.test(password) ||
+  !/\W/.test(password)
+) {
+  console.error(
+    'The password needs at least 8 characters with an uppercase letter, a lowercase letter and a symbol.',
+  );
   process.exit(2);
 }
 const config = readConfig();
@@ -37,10 +46,19 @@ try {
   await migrate(database);
   const user = await database.db
     .insertInto('users')
-    .values({ email: values.email.toLowerCase(), first_name: values['first-name'], last_name: values['last-name'], role: 'ADMIN', is_active: true })
+    .values({
+      email: values.email.toLowerCase(),
+      first_name: values['first-name'],
+      last_name: values['last-name'],
+      role: 'ADMIN',
+      is_active: true,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await database.db.insertInto('user_credentials').values({ user_id: user.id, password_hash: await hashPassword(password) }).execute();
+  await database.db
+    .insertInto('user_credentials')
+    .values({ user_id: user.id, password_hash: await hashPassword(password) })
+    .execute();
   console.log(`Admin ${values.email} created (id ${user.id}).`);
 } finally {
   await database.close();

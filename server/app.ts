@@ -13,7 +13,12 @@ import type { ResourceModel } from '../src/schema/model.ts';
 import type { AccessRule } from '../src/schema/vocabulary.ts';
 import { isAllowed } from './auth/permissions.ts';
 import { authRoutes, DEFAULT_THROTTLE, type LoginThrottle } from './auth/routes.ts';
-import { DEFAULT_SESSION_POLICY, resolveSession, type SessionPolicy, type SessionUser } from './auth/sessions.ts';
+import {
+  DEFAULT_SESSION_POLICY,
+  resolveSession,
+  type SessionPolicy,
+  type SessionUser,
+} from './auth/sessions.ts';
 import { crudRoutes } from './crud.ts';
 import type { Database, DB } from './db/index.ts';
 import { ApiError, installErrorHandler } from './http/errors.ts';
@@ -62,7 +67,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Fail closed: an API route that does not declare who may call it stops the server from starting.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs') && !route.config?.access) {
+    if (
+      route.url.startsWith('/api/') &&
+      !route.url.startsWith('/api/docs') &&
+      !route.config?.access
+    ) {
       throw new Error(`Route ${route.method} ${route.url} declares no config.access`);
     }
   });
@@ -76,7 +85,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (token) request.principal = await resolveSession(app.db, token, policy);
     if (access === 'public') return;
     if (!request.principal) {
-      throw new ApiError(401, token ? 'Your session has expired. Please sign in again.' : 'Please sign in.');
+      throw new ApiError(
+        401,
+        token ? 'Your session has expired. Please sign in again.' : 'Please sign in.',
+      );
     }
     if (!isAllowed(access, request.principal)) {
       throw new ApiError(403, 'You do not have permission to do this.');
@@ -88,7 +100,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       info: {
         title: 'GS CRM API',
         version: '0.1.0',
-        description: 'Provider API of GS CRM. Keys are snake_case; send `Authorization: Bearer <token>` from POST /api/auth/login.',
+        description:
+          'Provider API of GS CRM. Keys are snake_case; send `Authorization: Bearer <token>` from POST /api/auth/login.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
@@ -99,13 +112,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.get(
     '/api/health',
-    { config: { access: 'public' }, schema: { tags: ['system'], summary: 'Ready when the server and its database are.' } },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['system'], summary: 'Ready when the server and its database are.' },
+    },
     async (_request, reply) => {
       try {
         await sql`select 1`.execute(app.db);
         return { status: 'ok', database: options.database.engine };
       } catch {
-        return reply.status(503).send({ status: 'unavailable', message: 'The database does not answer.' });
+        return reply
+          .status(503)
+          .send({ status: 'unavailable', message: 'The database does not answer.' });
       }
     },
   );
@@ -115,15 +133,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const webRoot = options.webRoot;
   if (webRoot && fs.existsSync(path.join(webRoot, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false, maxAge: '1h' });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      maxAge: '1h',
+    });
     const index = fs.readFileSync(path.join(webRoot, 'index.html'));
     app.get('/*', { config: { access: undefined } }, (request, reply) => {
       if (request.url.startsWith('/api/')) {
-        return reply.status(404).send({ message: `No route ${request.method} ${request.url.split('?')[0]}.` });
+        return reply
+          .status(404)
+          .send({ message: `No route ${request.method} ${request.url.split('?')[0]}.` });
       }
       const file = path.join(webRoot, decodeURIComponent(request.url.split('?')[0]));
       if (file.startsWith(webRoot) && fs.existsSync(file) && fs.statSync(file).isFile()) {
-        return reply.sendFile(path.relative(webRoot, file), { maxAge: file.includes('/assets/') ? '365d' : 0, immutable: file.includes('/assets/') });
+        return reply.sendFile(path.relative(webRoot, file), {
+          maxAge: file.includes('/assets/') ? '365d' : 0,
+          immutable: file.includes('/assets/'),
+        });
       }
       return reply.header('cache-control', 'no-cache').type('text/html').send(index);
     });
@@ -138,6 +166,9 @@ function stripExtensions(value: unknown): unknown {
   return Object.fromEntries(
     Object.entries(value)
       .filter(([key]) => !key.startsWith('x-'))
-      .map(([key, child]) => [key, key === 'enum' || key === 'default' ? child : stripExtensions(child)]),
+      .map(([key, child]) => [
+        key,
+        key === 'enum' || key === 'default' ? child : stripExtensions(child),
+      ]),
   );
 }

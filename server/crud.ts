@@ -30,16 +30,31 @@ export function listQuerySchema(model: ResourceModel): JsonSchema {
     sort: { type: 'string', enum: sortable },
     order: { type: 'string', enum: ['asc', 'desc', 'ASC', 'DESC'] },
     search: { type: 'string', maxLength: 200 },
-    id: { type: 'array', maxItems: MAX_PER_PAGE, items: { type: 'integer', minimum: 1, maximum: MAX_INT } },
+    id: {
+      type: 'array',
+      maxItems: MAX_PER_PAGE,
+      items: { type: 'integer', minimum: 1, maximum: MAX_INT },
+    },
   };
   for (const field of model.fields.filter((f) => f.filter)) {
     const item = field.kind === 'enumArray' ? field.schema.items : field.schema;
-    const { readOnly: _r, default: _d, 'x-list': _l, 'x-filter': _f, ...itemSchema } = (field.kind === 'references'
-      ? { type: 'integer', minimum: 1, maximum: MAX_INT }
-      : item) as JsonSchema;
+    const {
+      readOnly: _r,
+      default: _d,
+      'x-list': _l,
+      'x-filter': _f,
+      ...itemSchema
+    } = (
+      field.kind === 'references' ? { type: 'integer', minimum: 1, maximum: MAX_INT } : item
+    ) as JsonSchema;
     if (field.kind === 'boolean') properties[field.column] = { type: 'boolean' };
     else if (field.kind === 'string') properties[field.column] = { type: 'string', maxLength: 200 };
-    else properties[field.column] = { type: 'array', maxItems: 100, items: stripAnnotations(itemSchema) };
+    else
+      properties[field.column] = {
+        type: 'array',
+        maxItems: 100,
+        items: stripAnnotations(itemSchema),
+      };
     if (RANGE_KINDS.has(field.kind)) {
       const bound = stripAnnotations(field.schema);
       properties[`${field.column}_gte`] = bound;
@@ -51,7 +66,9 @@ export function listQuerySchema(model: ResourceModel): JsonSchema {
 
 function stripAnnotations(schema: JsonSchema): JsonSchema {
   return Object.fromEntries(
-    Object.entries(schema).filter(([key]) => !key.startsWith('x-') && key !== 'readOnly' && key !== 'default'),
+    Object.entries(schema).filter(
+      ([key]) => !key.startsWith('x-') && key !== 'readOnly' && key !== 'default',
+    ),
   ) as JsonSchema;
 }
 
@@ -63,7 +80,8 @@ function toColumns(model: ResourceModel, body: Row): Row {
   for (const field of model.fields) {
     if (field.readOnly || !(field.column in body)) continue;
     const value = body[field.column];
-    values[field.column] = JSON_KINDS.has(field.kind) && value !== null ? JSON.stringify(value) : value;
+    values[field.column] =
+      JSON_KINDS.has(field.kind) && value !== null ? JSON.stringify(value) : value;
   }
   return values;
 }
@@ -71,8 +89,12 @@ function toColumns(model: ResourceModel, body: Row): Row {
 async function checkReferences(db: DB, model: ResourceModel, body: Row): Promise<void> {
   const errors: Record<string, string[]> = {};
   for (const field of model.fields) {
-    if (!field.reference || body[field.column] === undefined || body[field.column] === null) continue;
-    const ids = field.kind === 'references' ? (body[field.column] as number[]) : [body[field.column] as number];
+    if (!field.reference || body[field.column] === undefined || body[field.column] === null)
+      continue;
+    const ids =
+      field.kind === 'references'
+        ? (body[field.column] as number[])
+        : [body[field.column] as number];
     if (ids.length === 0) continue;
     const found = await db
       .selectFrom(field.reference.replace(/-/g, '_'))
@@ -81,7 +103,8 @@ async function checkReferences(db: DB, model: ResourceModel, body: Row): Promise
       .execute();
     const known = new Set(found.map((row) => Number(row.id)));
     const missing = ids.filter((id) => !known.has(id));
-    if (missing.length > 0) errors[field.column] = [`refers to unknown ${field.reference}: ${missing.join(', ')}`];
+    if (missing.length > 0)
+      errors[field.column] = [`refers to unknown ${field.reference}: ${missing.join(', ')}`];
   }
   if (Object.keys(errors).length > 0) throw validationError(errors);
 }
@@ -97,15 +120,31 @@ function translateDbError(model: ResourceModel, error: unknown): never {
   const pgError = error as PgError;
   const column = pgError.constraint?.replace(`${model.table}_`, '').replace(/_(key|fkey|idx)$/, '');
   if (pgError.code === '23505') {
-    throw validationError({ [column ?? '_']: ['is already used by another record'] });
+    // An index on an expression (users_email_lower_key on lower(email)) names more than the column.
+    const field = model.fields
+      .filter((f) => column === f.column || column?.startsWith(`${f.column}_`))
+      .sort((a, b) => b.column.length - a.column.length)[0];
+    throw validationError({
+      [field?.column ?? column ?? '_']: ['is already used by another record'],
+    });
   }
   // 23503 foreign_key_violation, 23001 restrict_violation (ON DELETE RESTRICT)
   if (pgError.code === '23503' || pgError.code === '23001') {
-    if (pgError.table === model.table && column && model.fields.some((field) => field.column === column)) {
+    if (
+      pgError.table === model.table &&
+      column &&
+      model.fields.some((field) => field.column === column)
+    ) {
       throw validationError({ [column]: ['refers to a record that does not exist'] });
     }
-    const users = pgError.table && pgError.table !== model.table ? ` (${pgError.table.replace(/_/g, '-')})` : '';
-    throw new ApiError(409, `This ${model.title.toLowerCase()} is still used by other records${users} and cannot be deleted.`);
+    const users =
+      pgError.table && pgError.table !== model.table
+        ? ` (${pgError.table.replace(/_/g, '-')})`
+        : '';
+    throw new ApiError(
+      409,
+      `This ${model.title.toLowerCase()} is still used by other records${users} and cannot be deleted.`,
+    );
   }
   throw error;
 }
@@ -127,7 +166,10 @@ function filterExpressions(model: ResourceModel, query: ListQuery) {
     for (const field of model.fields) {
       const value = query[field.column];
       if (value !== undefined) conditions.push(fieldCondition(eb, field, value));
-      for (const [suffix, op] of [['_gte', '>='], ['_lte', '<=']] as const) {
+      for (const [suffix, op] of [
+        ['_gte', '>='],
+        ['_lte', '<='],
+      ] as const) {
         const bound = query[`${field.column}${suffix}`];
         if (bound !== undefined) conditions.push(eb(field.column, op, bound));
       }
@@ -150,7 +192,11 @@ function filterExpressions(model: ResourceModel, query: ListQuery) {
 function fieldCondition(eb: any, field: FieldModel, value: unknown): Expression<SqlBool> {
   if (field.kind === 'references' || field.kind === 'enumArray') {
     const values = value as unknown[];
-    return eb.or(values.map((item) => sql<SqlBool>`${sql.ref(field.column)} @> ${JSON.stringify([item])}::jsonb`));
+    return eb.or(
+      values.map(
+        (item) => sql<SqlBool>`${sql.ref(field.column)} @> ${JSON.stringify([item])}::jsonb`,
+      ),
+    );
   }
   if (field.kind === 'string') return eb(field.column, 'ilike', `%${escapeLike(String(value))}%`);
   if (Array.isArray(value)) return eb(field.column, 'in', value);
@@ -172,10 +218,12 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
   const listSchema = listQuerySchema(model);
   const tags = [model.name];
   const defaultSort = model.resource.defaultSort;
-  const defaultSortColumn = model.fields.find((field) => field.name === defaultSort?.field)?.column ?? 'id';
+  const defaultSortColumn =
+    model.fields.find((field) => field.name === defaultSort?.field)?.column ?? 'id';
   const access = model.permissions;
 
-  const findOne = (id: number) => db.selectFrom(model.table).selectAll().where('id', '=', id).executeTakeFirst();
+  const findOne = (id: number) =>
+    db.selectFrom(model.table).selectAll().where('id', '=', id).executeTakeFirst();
 
   app.get(
     base,
@@ -208,7 +256,9 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
       const query = request.query as ListQuery;
       const where = filterExpressions(model, query);
       const sortColumn = query.sort ?? defaultSortColumn;
-      const direction = (query.order ?? (query.sort ? 'asc' : (defaultSort?.order ?? 'asc'))).toLowerCase() as 'asc' | 'desc';
+      const direction = (
+        query.order ?? (query.sort ? 'asc' : (defaultSort?.order ?? 'asc'))
+      ).toLowerCase() as 'asc' | 'desc';
       const [rows, countRow] = await Promise.all([
         db
           .selectFrom(model.table)
@@ -219,7 +269,11 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
           .limit(query.per_page)
           .offset((query.page - 1) * query.per_page)
           .execute(),
-        db.selectFrom(model.table).select(sql<number>`count(*)`.as('total')).where(where).executeTakeFirstOrThrow(),
+        db
+          .selectFrom(model.table)
+          .select(sql<number>`count(*)`.as('total'))
+          .where(where)
+          .executeTakeFirstOrThrow(),
       ]);
       const total = Number(countRow.total);
       return {
@@ -236,7 +290,15 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
 
   app.get(
     `${base}/:id`,
-    { config: { access: access.read }, schema: { tags, summary: `One ${model.title.toLowerCase()}`, params: idParams, response: { 200: one } } },
+    {
+      config: { access: access.read },
+      schema: {
+        tags,
+        summary: `One ${model.title.toLowerCase()}`,
+        params: idParams,
+        response: { 200: one },
+      },
+    },
     async (request) => {
       const { id } = request.params as { id: number };
       const row = await findOne(id);
@@ -249,7 +311,12 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
     base,
     {
       config: { access: access.create },
-      schema: { tags, summary: `Create a ${model.title.toLowerCase()}`, body: inputSchema(model.schema), response: { 201: one } },
+      schema: {
+        tags,
+        summary: `Create a ${model.title.toLowerCase()}`,
+        body: inputSchema(model.schema),
+        response: { 201: one },
+      },
       validatorCompiler: ({ schema }) => createAjvInstance.compile(schema),
     },
     async (request, reply) => {
@@ -286,7 +353,13 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
     `${base}/:id`,
     {
       config: { access: access.update },
-      schema: { tags, summary: `Update a ${model.title.toLowerCase()} (complete record)`, params: idParams, body: inputSchema(model.schema), response: { 200: one } },
+      schema: {
+        tags,
+        summary: `Update a ${model.title.toLowerCase()} (complete record)`,
+        params: idParams,
+        body: inputSchema(model.schema),
+        response: { 200: one },
+      },
     },
     update,
   );
@@ -295,14 +368,28 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
     `${base}/:id`,
     {
       config: { access: access.update },
-      schema: { tags, summary: `Update some fields of a ${model.title.toLowerCase()}`, params: idParams, body: inputSchema(model.schema, { partial: true }), response: { 200: one } },
+      schema: {
+        tags,
+        summary: `Update some fields of a ${model.title.toLowerCase()}`,
+        params: idParams,
+        body: inputSchema(model.schema, { partial: true }),
+        response: { 200: one },
+      },
     },
     update,
   );
 
   app.delete(
     `${base}/:id`,
-    { config: { access: access.delete }, schema: { tags, summary: `Delete a ${model.title.toLowerCase()}`, params: idParams, response: { 200: one } } },
+    {
+      config: { access: access.delete },
+      schema: {
+        tags,
+        summary: `Delete a ${model.title.toLowerCase()}`,
+        params: idParams,
+        response: { 200: one },
+      },
+    },
     async (request) => {
       const { id } = request.params as { id: number };
       const row = await db

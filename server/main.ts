@@ -1,10 +1,11 @@
 /** Starts GS CRM: opens the database, migrates, seeds the demo on first start, serves. */
+
+import { DEMO_USERS, seedDemo } from '../scripts/seed-demo.ts';
 import { buildApp } from './app.ts';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { loadResourceModels } from './schemas.ts';
-import { DEMO_USERS, seedDemo } from '../scripts/seed-demo.ts';
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -19,9 +20,16 @@ async function main(): Promise<void> {
   }
   const applied = await migrate(database);
   if (applied.length > 0) console.log(`Applied migrations ${applied.join(', ')}.`);
-  const seeded = config.demo ? await seedDemo(database.db, { password: config.demoPassword }) : false;
+  const seeded = config.demo
+    ? await seedDemo(database.db, { password: config.demoPassword })
+    : false;
 
-  const app = await buildApp({ database, models, webRoot: config.webRoot, logger: process.env.LOG_REQUESTS === '1' });
+  const app = await buildApp({
+    database,
+    models,
+    webRoot: config.webRoot,
+    logger: process.env.LOG_REQUESTS === '1',
+  });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -36,11 +44,15 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   const url = `http://localhost:${config.port}`;
-  console.log(`GS CRM is running on ${url} (${database.engine}, ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}) — ready in ${Date.now() - started} ms.`);
+  console.log(
+    `GS CRM is running on ${url} (${database.engine}, ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}) — ready in ${Date.now() - started} ms.`,
+  );
   console.log(`API docs: ${url}/api/docs`);
   if (config.demo) {
     console.log(seeded ? 'Demo data loaded.' : 'Demo data already present.');
-    console.log(`Demo logins (password ${process.env.DEMO_PASSWORD ? 'from DEMO_PASSWORD' : `"${config.demoPassword}"`}):`);
+    console.log(
+      `Demo logins (password ${process.env.DEMO_PASSWORD ? 'from DEMO_PASSWORD' : `"${config.demoPassword}"`}):`,
+    );
     for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(22)} ${user.email}`);
   }
 }

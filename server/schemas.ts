@@ -26,7 +26,9 @@ export function loadResourceModels(dir = SCHEMAS_DIR): ResourceModel[] {
   for (const model of models) {
     for (const field of model.fields) {
       if (field.reference && !names.has(field.reference)) {
-        throw new Error(`${model.name}.${field.name}: x-reference to unknown resource ${field.reference}`);
+        throw new Error(
+          `${model.name}.${field.name}: x-reference to unknown resource ${field.reference}`,
+        );
       }
     }
   }

@@ -4,7 +4,13 @@ import type { DB } from '../db/index.ts';
 export async function audit(
   db: DB,
   event: string,
-  entry: { userId?: number | null; ip?: string; resource?: string; recordId?: string | number; details?: unknown },
+  entry: {
+    userId?: number | null;
+    ip?: string;
+    resource?: string;
+    recordId?: string | number;
+    details?: unknown;
+  },
 ): Promise<void> {
   await db
     .insertInto('audit_log')

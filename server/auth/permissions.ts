@@ -57,7 +57,8 @@ export function routeSetOf(role: string): RouteSet {
 }
 
 export function permissionsOf(role: string, additional: readonly string[] = []): Permission[] {
-  const own = ROLE_PERMISSIONS[role as Role] ?? [];
+  // Own keys only: a role such as "constructor" must not reach Object.prototype.
+  const own = Object.hasOwn(ROLE_PERMISSIONS, role) ? ROLE_PERMISSIONS[role as Role] : [];
   const extra = additional.filter((permission): permission is Permission =>
     PERMISSIONS.includes(permission as Permission),
   );

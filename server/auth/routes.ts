@@ -83,14 +83,30 @@ export function authRoutes(
         .where('at', '>', sql<Date>`now() - interval '1 hour'`)
         .where((eb) => eb.or([eb('email', '=', account), eb('ip', '=', ip)]))
         .execute();
-      if (Number(counts.account) >= options.throttle.perAccount || Number(counts.address) >= options.throttle.perAddress) {
+      if (
+        Number(counts.account) >= options.throttle.perAccount ||
+        Number(counts.address) >= options.throttle.perAddress
+      ) {
         await audit(db, 'login.throttled', { ip, details: { email: account } });
-        throw new ApiError(429, 'Too many sign-in attempts. Please wait an hour and try again, or reset your password.');
+        throw new ApiError(
+          429,
+          'Too many sign-in attempts. Please wait an hour and try again, or reset your password.',
+        );
       }
       const user = await db
         .selectFrom('users as u')
         .leftJoin('user_credentials as c', 'c.user_id', 'u.id')
-        .select(['u.id', 'u.email', 'u.first_name', 'u.last_name', 'u.role', 'u.language', 'u.is_active', 'u.additional_permissions', 'c.password_hash'])
+        .select([
+          'u.id',
+          'u.email',
+          'u.first_name',
+          'u.last_name',
+          'u.role',
+          'u.language',
+          'u.is_active',
+          'u.additional_permissions',
+          'c.password_hash',
+        ])
         .where(sql`lower(u.email)`, '=', account)
         .executeTakeFirst();
       const hash = user?.password_hash ?? (await getDummyHash());
@@ -98,13 +114,24 @@ export function authRoutes(
       const success = Boolean(user?.password_hash && passwordOk && user.is_active);
       await db.insertInto('login_attempts').values({ email: account, ip, success }).execute();
       if (!user || !success) {
-        await audit(db, 'login.failed', { userId: user?.id ?? null, ip, details: { email: account } });
+        await audit(db, 'login.failed', {
+          userId: user?.id ?? null,
+          ip,
+          details: { email: account },
+        });
         throw new ApiError(401, 'Email or password is not correct.');
       }
       if (user.password_hash && needsRehash(user.password_hash)) {
-        await db.updateTable('user_credentials').set({ password_hash: await hashPassword(password) }).where('user_id', '=', user.id).execute();
+        await db
+          .updateTable('user_credentials')
+          .set({ password_hash: await hashPassword(password) })
+          .where('user_id', '=', user.id)
+          .execute();
       }
-      const token = await createSession(db, user.id, options.policy, { ip, userAgent: request.headers['user-agent'] });
+      const token = await createSession(db, user.id, options.policy, {
+        ip,
+        userAgent: request.headers['user-agent'],
+      });
       await audit(db, 'login', { userId: user.id, ip });
       const sessionUser: SessionUser = {
         sessionId: 0,
@@ -114,7 +141,10 @@ export function authRoutes(
         lastName: user.last_name,
         role: user.role,
         language: user.language,
-        permissions: permissionsOf(user.role, (user.additional_permissions as string[] | null) ?? []),
+        permissions: permissionsOf(
+          user.role,
+          (user.additional_permissions as string[] | null) ?? [],
+        ),
       };
       return reply.send({ token, role: user.role, user: publicUser(sessionUser) });
     },
@@ -122,7 +152,10 @@ export function authRoutes(
 
   app.post(
     '/api/auth/logout',
-    { config: { access: 'authenticated' }, schema: { tags: ['auth'], summary: 'Revoke the current token.' } },
+    {
+      config: { access: 'authenticated' },
+      schema: { tags: ['auth'], summary: 'Revoke the current token.' },
+    },
     async (request, reply) => {
       const principal = request.principal!;
       await revokeSession(db, principal.sessionId);
@@ -135,7 +168,11 @@ export function authRoutes(
     '/api/auth/me',
     {
       config: { access: 'authenticated' },
-      schema: { tags: ['auth'], summary: 'The signed-in user.', response: { 200: { type: 'object', properties: { data: userShape } } } },
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user.',
+        response: { 200: { type: 'object', properties: { data: userShape } } },
+      },
     },
     async (request) => ({ data: publicUser(request.principal!) }),
   );

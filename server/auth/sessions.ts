@@ -19,7 +19,8 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMinutes: 240, absolut
 /** last_seen_at is written at most this often, so reads do not turn into writes. */
 const TOUCH_EVERY_MS = 60_000;
 
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string): string =>
+  createHash('sha256').update(token).digest('hex');
 
 export async function createSession(
   db: DB,
@@ -76,7 +77,11 @@ export async function resolveSession(
     .executeTakeFirst();
   if (!row) return undefined;
   if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
-    await db.updateTable('sessions').set({ last_seen_at: sql`now()` }).where('id', '=', row.session_id).execute();
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: sql`now()` })
+      .where('id', '=', row.session_id)
+      .execute();
   }
   return {
     sessionId: row.session_id,
@@ -91,7 +96,11 @@ export async function resolveSession(
 }
 
 export async function revokeSession(db: DB, sessionId: number): Promise<void> {
-  await db.updateTable('sessions').set({ revoked_at: sql`now()` }).where('id', '=', sessionId).execute();
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: sql`now()` })
+    .where('id', '=', sessionId)
+    .execute();
 }
 
 export async function revokeUserSessions(db: DB, userId: number): Promise<void> {

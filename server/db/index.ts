@@ -113,7 +113,8 @@ export async function openPostgres(connectionString: string): Promise<Database> 
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     types: {
       getTypeParser: ((oid: number, format?: string) =>
-        parsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+        parsers[oid] ??
+        pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
   try {
@@ -132,7 +133,9 @@ export async function openPostgres(connectionString: string): Promise<Database> 
       try {
         await session.query(`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
         return await fn(async (sqlText) => {
-          const result = (await session.query(sqlText)) as unknown as pg.QueryResult | pg.QueryResult[];
+          const result = (await session.query(sqlText)) as unknown as
+            | pg.QueryResult
+            | pg.QueryResult[];
           const last = Array.isArray(result) ? result.at(-1) : result;
           return (last?.rows ?? []) as Row[];
         });

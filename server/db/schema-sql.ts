@@ -80,13 +80,16 @@ export function tableModel(model: ResourceModel): TableModel {
     columns[field.column] = column;
     const name = `${model.table}_${field.column}`;
     if (field.schema['x-unique']) {
-      indexes[`${name}_key`] = `create unique index ${q(`${name}_key`)} on ${q(model.table)} (${q(field.column)})`;
+      indexes[`${name}_key`] =
+        `create unique index ${q(`${name}_key`)} on ${q(model.table)} (${q(field.column)})`;
     } else if (field.kind === 'references' || field.kind === 'enumArray') {
       if (field.filter) {
-        indexes[`${name}_idx`] = `create index ${q(`${name}_idx`)} on ${q(model.table)} using gin (${q(field.column)})`;
+        indexes[`${name}_idx`] =
+          `create index ${q(`${name}_idx`)} on ${q(model.table)} using gin (${q(field.column)})`;
       }
     } else if (field.schema['x-index'] || field.kind === 'reference' || field.filter) {
-      indexes[`${name}_idx`] = `create index ${q(`${name}_idx`)} on ${q(model.table)} (${q(field.column)})`;
+      indexes[`${name}_idx`] =
+        `create index ${q(`${name}_idx`)} on ${q(model.table)} (${q(field.column)})`;
     }
   }
   return { columns, indexes };
@@ -121,7 +124,9 @@ export function diffSql(from: Snapshot, to: Snapshot): string[] {
   for (const [table, target] of Object.entries(to.tables)) {
     const current = from.tables[table];
     if (!current) {
-      const columns = Object.entries(target.columns).map(([name, column]) => `  ${columnSql(name, column)}`);
+      const columns = Object.entries(target.columns).map(
+        ([name, column]) => `  ${columnSql(name, column)}`,
+      );
       statements.push(`create table ${q(table)} (\n${columns.join(',\n')}\n)`);
       for (const [name, column] of Object.entries(target.columns)) {
         if (column.references) foreignKeys.push(foreignKeySql(table, name, column));
@@ -135,7 +140,9 @@ export function diffSql(from: Snapshot, to: Snapshot): string[] {
         const addable = { ...column, notNull: column.notNull && column.default !== undefined };
         statements.push(`alter table ${q(table)} add column ${columnSql(name, addable)}`);
         if (column.notNull && !addable.notNull) {
-          statements.push(`-- ${table}.${name} is required by the schema; existing rows may be empty, so the column stays nullable`);
+          statements.push(
+            `-- ${table}.${name} is required by the schema; existing rows may be empty, so the column stays nullable`,
+          );
         }
         if (column.references) foreignKeys.push(foreignKeySql(table, name, column));
         continue;
@@ -153,7 +160,9 @@ export function diffSql(from: Snapshot, to: Snapshot): string[] {
         );
       }
       if (before.notNull !== column.notNull) {
-        statements.push(`-- ${table}.${name}: required changed to ${column.notNull}; not-null constraint left as it was (change it by hand after checking the data)`);
+        statements.push(
+          `-- ${table}.${name}: required changed to ${column.notNull}; not-null constraint left as it was (change it by hand after checking the data)`,
+        );
       }
       if (before.references !== column.references && column.references) {
         foreignKeys.push(foreignKeySql(table, name, column));
@@ -161,7 +170,9 @@ export function diffSql(from: Snapshot, to: Snapshot): string[] {
     }
     for (const name of Object.keys(current.columns)) {
       if (!target.columns[name]) {
-        statements.push(`-- ${table}.${name} is no longer in the schemas; the column and its data are kept`);
+        statements.push(
+          `-- ${table}.${name} is no longer in the schemas; the column and its data are kept`,
+        );
       }
     }
     for (const [name, sql] of Object.entries(target.indexes)) {
@@ -169,7 +180,8 @@ export function diffSql(from: Snapshot, to: Snapshot): string[] {
     }
   }
   for (const table of Object.keys(from.tables)) {
-    if (!to.tables[table]) statements.push(`-- table ${table} is no longer in the schemas; it and its data are kept`);
+    if (!to.tables[table])
+      statements.push(`-- table ${table} is no longer in the schemas; it and its data are kept`);
   }
   return [...statements, ...foreignKeys, ...indexes];
 }

@@ -16,12 +16,17 @@ export class ApiError extends Error {
   }
 }
 
-export const validationError = (errors: Record<string, string[]>, message = 'The data is not valid.') =>
-  new ApiError(422, message, errors);
+export const validationError = (
+  errors: Record<string, string[]>,
+  message = 'The data is not valid.',
+) => new ApiError(422, message, errors);
 
 export const notFound = (what = 'Record') => new ApiError(404, `${what} not found.`);
 
 export function installErrorHandler(app: FastifyInstance): void {
+  // Bodies are JSON only: Fastify's built-in text/plain parser would hand a body sent with the
+  // wrong content type to validation as a string (422 "_: must be object") instead of a 415.
+  app.removeContentTypeParser('text/plain');
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       return reply.status(error.statusCode).send({ message: error.message, errors: error.errors });
@@ -30,8 +35,13 @@ export function installErrorHandler(app: FastifyInstance): void {
       const context = error.validationContext ?? 'body';
       const errors = fieldErrors(error.validation as never);
       const status = context === 'body' ? 422 : 400;
-      const where = context === 'body' ? 'The data is not valid' : `Invalid ${context === 'querystring' ? 'query parameter' : 'path parameter'}`;
-      return reply.status(status).send({ message: `${where}: ${Object.keys(errors).join(', ')}.`, errors });
+      const where =
+        context === 'body'
+          ? 'The data is not valid'
+          : `Invalid ${context === 'querystring' ? 'query parameter' : 'path parameter'}`;
+      return reply
+        .status(status)
+        .send({ message: `${where}: ${Object.keys(errors).join(', ')}.`, errors });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -22,11 +22,23 @@ function createAjv(options: Options): Ajv {
 }
 
 /** Bodies of updates: no coercion, no defaults (a field left out keeps its stored value). */
-export const bodyAjv = createAjv({ coerceTypes: false, useDefaults: false, removeAdditional: false });
+export const bodyAjv = createAjv({
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+});
 /** Bodies of creates: defaults from the schema fill what was left out. */
-export const createAjvInstance = createAjv({ coerceTypes: false, useDefaults: true, removeAdditional: false });
+export const createAjvInstance = createAjv({
+  coerceTypes: false,
+  useDefaults: true,
+  removeAdditional: false,
+});
 /** Query strings and path parameters arrive as text: coerce, and accept one value as a list. */
-export const queryAjv = createAjv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false });
+export const queryAjv = createAjv({
+  coerceTypes: 'array',
+  useDefaults: true,
+  removeAdditional: false,
+});
 
 const SCALAR_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array'];
 

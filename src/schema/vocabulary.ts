@@ -3,6 +3,8 @@
  * Every keyword is declared to ajv (see `declareVocabulary`) so strict mode stays on.
  * docs/ARCHITECTURE.md §"Schema vocabulary" explains each one with examples.
  */
+import type { Ajv, FuncKeywordDefinition } from 'ajv';
+
 export type Permission =
   | 'manage-translation-keys'
   | 'manage-users'
@@ -77,10 +79,6 @@ export const PROPERTY_KEYWORDS = [
   'x-owner',
 ] as const;
 
-interface KeywordHost {
-  addKeyword(definition: { keyword: string; schemaType?: string | string[] }): unknown;
-}
-
 const KEYWORD_TYPES: Record<string, string | string[]> = {
   'x-resource': 'object',
   'x-permissions': 'object',
@@ -97,8 +95,12 @@ const KEYWORD_TYPES: Record<string, string | string[]> = {
 };
 
 /** Declare the vocabulary to an ajv instance (annotation-only keywords, no validation effect). */
-export function declareVocabulary(ajv: KeywordHost): void {
+export function declareVocabulary(ajv: Ajv): void {
   for (const keyword of [...ROOT_KEYWORDS, ...PROPERTY_KEYWORDS]) {
-    ajv.addKeyword({ keyword, schemaType: KEYWORD_TYPES[keyword] });
+    const definition: FuncKeywordDefinition = {
+      keyword,
+      schemaType: KEYWORD_TYPES[keyword] as FuncKeywordDefinition['schemaType'],
+    };
+    ajv.addKeyword(definition);
   }
 }

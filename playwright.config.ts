@@ -1,0 +1,43 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests in Debian's Chromium (never a browser downloaded by Playwright) against the
+ * built app on a fresh embedded database with the demo data.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 8181);
+const DATA_DIR = 'test-results/e2e-data';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  webServer: {
+    command: `rm -rf ${DATA_DIR} && npm run build --silent && tsx server/main.ts`,
+    url: `http://localhost:${PORT}/api/health`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    env: { PORT: String(PORT), DATA_DIR, DEMO_PASSWORD: 'E2e-Passw0rd!', APP_ENV: 'local' },
+    stdout: 'pipe',
+  },
+});

@@ -1,0 +1,52 @@
+/**
+ * What the browser keeps of a session (spec §4 Session): the bearer token and the role in
+ * localStorage; the external-user-mode flag set to 'no' on login and on logout. The user's
+ * permissions and route set are cached beside them for the UI; the server decides anyway.
+ */
+export const STORAGE = {
+  token: 'token',
+  role: 'role',
+  externalUserMode: 'externalUserMode',
+  user: 'user',
+} as const;
+
+export interface StoredUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: string;
+  language: string | null;
+  permissions: string[];
+  routeSet: 'admin' | 'consultant' | null;
+}
+
+export const getToken = (): string | null => localStorage.getItem(STORAGE.token);
+
+export function getStoredUser(): StoredUser | null {
+  const text = localStorage.getItem(STORAGE.user);
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as StoredUser;
+  } catch {
+    return null;
+  }
+}
+
+export function storeSession(token: string, user: StoredUser): void {
+  localStorage.setItem(STORAGE.token, token);
+  localStorage.setItem(STORAGE.role, user.role);
+  localStorage.setItem(STORAGE.user, JSON.stringify(user));
+  localStorage.setItem(STORAGE.externalUserMode, 'no');
+}
+
+export function clearSession(): void {
+  localStorage.removeItem(STORAGE.token);
+  localStorage.removeItem(STORAGE.role);
+  localStorage.removeItem(STORAGE.user);
+  localStorage.setItem(STORAGE.externalUserMode, 'no');
+}
+
+/** Where a user lands after login: its own dashboard, or the no-access page. */
+export const homeOf = (user: Pick<StoredUser, 'routeSet'> | null): string =>
+  user?.routeSet ? `/${user.routeSet}` : '/no-access';

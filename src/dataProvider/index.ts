@@ -1,0 +1,301 @@
+/**
+ * The react-admin data provider for the GS CRM provider API.
+ *
+ * REST dialect (base URL `apiUrl`, default '/api'; JSON; snake_case keys on the wire):
+ *
+ *   getList           GET    {api}/{resource}?page=1&per_page=25&sort=name_de&order=asc
+ *                                             &search={q}&{filter_key}={value}
+ *                            -> { data: [...], meta: { current_page, per_page, total, last_page } }
+ *   getOne            GET    {api}/{resource}/{id}                    -> { data: {...} }
+ *   getMany           GET    {api}/{resource}?id=1&id=2&per_page=2     -> list envelope
+ *   getManyReference  GET    {api}/{resource}?…list params…&{target_snake}={id}
+ *   create            POST   {api}/{resource}        body: record         -> 201 { data }
+ *   update            PUT    {api}/{resource}/{id}   body: params.data minus id, createdAt,
+ *                                                          updatedAt     -> { data }
+ *   updateMany        PATCH  {api}/{resource}/{id}   body: params.data, one request per id
+ *   delete            DELETE {api}/{resource}/{id}                        -> { data }
+ *   deleteMany        DELETE {api}/{resource}/{id}   one request per id
+ *
+ * Keys: request bodies and query parameter names camelCase -> snake_case, answers snake_case ->
+ * camelCase, deeply; values are never changed (see ./case.ts).
+ *
+ * Filters: `q` is sent as `search`; other keys are snake_cased (`createdAt_gte` ->
+ * `created_at_gte`); arrays become repeated parameters (`status=a&status=b`); undefined, null and
+ * '' (also inside arrays, and empty arrays) are dropped; booleans are 'true'/'false'; dates are
+ * ISO strings; a nested object becomes dotted keys (`{ address: { city } }` -> `address.city`).
+ *
+ * Auth: `Authorization: Bearer <token>` when `getToken()` (default: localStorage 'token') gives
+ * one.
+ *
+ * Errors: 422 `{ message, errors: { "email_to.email": ["…"] } }` becomes
+ * `HttpError(message, 422, { errors: { "emailTo.email": "…" } })`, which react-admin 5 shows
+ * beside the inputs (in pessimistic mutation mode); other statuses become
+ * `HttpError(body.message || statusText, status, body)`; an unreachable server an `HttpError`
+ * with status 0. An answer without `data` (or a list without `meta.total`) throws an Error that
+ * names the method, the resource and what is missing.
+ */
+import type { DataProvider, Identifier, RaRecord } from 'react-admin';
+import { camelPathToSnake, isPlainObject, toCamelDeep, toSnakeDeep } from './case.ts';
+import {
+  defaultHttpClient,
+  type HttpClient,
+  type HttpRequestOptions,
+  readStoredToken,
+  toProviderError,
+} from './httpClient.ts';
+
+export {
+  camelPathToSnake,
+  camelToSnake,
+  snakePathToCamel,
+  snakeToCamel,
+  toCamelDeep,
+  toSnakeDeep,
+} from './case.ts';
+export type { FieldErrors, HttpClient, HttpRequestOptions, HttpResponse } from './httpClient.ts';
+export {
+  defaultHttpClient,
+  readStoredToken,
+  TOKEN_STORAGE_KEY,
+  toFieldErrors,
+} from './httpClient.ts';
+
+export interface DataProviderOptions {
+  /** Base URL of the API, without trailing slash needed. Default '/api'. */
+  apiUrl?: string;
+  /** Default: react-admin's `fetchUtils.fetchJson`. */
+  httpClient?: HttpClient;
+  /** Default: the `token` item of localStorage. */
+  getToken?: () => string | null | undefined;
+}
+
+/** Keys of `update` bodies that the server owns; not sent. */
+const READ_ONLY_KEYS = ['id', 'createdAt', 'updatedAt'];
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+interface ListEnvelope {
+  data: unknown[];
+  total: number;
+}
+
+interface Sort {
+  field: string;
+  order: string;
+}
+
+interface Pagination {
+  page: number;
+  perPage: number;
+}
+
+function withoutKeys(data: unknown, keys: string[]): Record<string, unknown> {
+  if (!isPlainObject(data)) return {};
+  return Object.fromEntries(Object.entries(data).filter(([key]) => !keys.includes(key)));
+}
+
+/** One filter value as query text, or undefined when it is to be dropped. */
+function filterText(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.toISOString();
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
+function appendFilter(query: URLSearchParams, key: string, value: unknown): void {
+  if (isPlainObject(value)) {
+    for (const [childKey, childValue] of Object.entries(value)) {
+      appendFilter(query, `${key}.${camelPathToSnake(childKey)}`, childValue);
+    }
+    return;
+  }
+  for (const item of Array.isArray(value) ? value : [value]) {
+    const text = filterText(item);
+    if (text !== undefined) query.append(key, text);
+  }
+}
+
+/** The query string of a list: pagination, sort, search and filters, in that order. */
+export function listQuery(params: {
+  pagination?: Pagination;
+  sort?: Sort;
+  filter?: unknown;
+}): URLSearchParams {
+  const query = new URLSearchParams();
+  const { pagination, sort } = params;
+  if (pagination) {
+    query.set('page', String(pagination.page));
+    query.set('per_page', String(pagination.perPage));
+  }
+  if (sort?.field) {
+    query.set('sort', camelPathToSnake(sort.field));
+    query.set('order', sort.order.toLowerCase() === 'desc' ? 'desc' : 'asc');
+  }
+  const filter = isPlainObject(params.filter) ? params.filter : {};
+  const search = filterText(filter.q);
+  if (search !== undefined) query.set('search', search);
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === 'q') continue;
+    appendFilter(query, camelPathToSnake(key), value);
+  }
+  return query;
+}
+
+export function createDataProvider(options: DataProviderOptions = {}): DataProvider {
+  const apiUrl = (options.apiUrl ?? '/api').replace(/\/+$/, '');
+  const httpClient = options.httpClient ?? defaultHttpClient;
+  const getToken = options.getToken ?? readStoredToken;
+
+  const resourceUrl = (resource: string, id?: Identifier, query?: URLSearchParams): string => {
+    let url = `${apiUrl}/${resource}`;
+    if (id !== undefined) url += `/${encodeURIComponent(String(id))}`;
+    const search = query?.toString();
+    return search ? `${url}?${search}` : url;
+  };
+
+  /** Sends one request; resolves with the parsed JSON answer, rejects with a provider error. */
+  const send = async (
+    method: Method,
+    url: string,
+    extra: { body?: unknown; signal?: AbortSignal } = {},
+  ): Promise<unknown> => {
+    const headers = new Headers({ Accept: 'application/json' });
+    const token = getToken();
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+    const init: HttpRequestOptions = { method, headers };
+    if (extra.body !== undefined) {
+      headers.set('Content-Type', 'application/json');
+      init.body = JSON.stringify(toSnakeDeep(extra.body));
+    }
+    if (extra.signal) init.signal = extra.signal;
+    try {
+      const response = await httpClient(url, init);
+      return response.json;
+    } catch (error) {
+      throw toProviderError(error, method, url);
+    }
+  };
+
+  const missing = (what: string, call: string, resource: string, expected: string): Error =>
+    new Error(
+      `The answer to ${call} on "${resource}" has no ${what}. The GS CRM data provider expects ` +
+        `${expected}; check the API route for "${resource}".`,
+    );
+
+  /** `{ data: {...} }` -> the record, camelCased. */
+  const recordOf = (json: unknown, call: string, resource: string): RaRecord => {
+    const data = isPlainObject(json) ? json.data : undefined;
+    if (!isPlainObject(data)) throw missing('"data"', call, resource, '{ "data": { ... } }');
+    return toCamelDeep(data) as RaRecord;
+  };
+
+  /** `{ data: [...], meta: { total } }` -> camelCased records and the total. */
+  const listOf = (json: unknown, call: string, resource: string): ListEnvelope => {
+    const expected = '{ "data": [ ... ], "meta": { "total": <number>, ... } }';
+    const data = isPlainObject(json) ? json.data : undefined;
+    if (!Array.isArray(data)) throw missing('"data" list', call, resource, expected);
+    const meta = isPlainObject(json) ? json.meta : undefined;
+    const total = isPlainObject(meta) ? meta.total : undefined;
+    if (typeof total !== 'number') throw missing('"meta.total"', call, resource, expected);
+    return { data: toCamelDeep(data) as unknown[], total };
+  };
+
+  return {
+    supportAbortSignal: true,
+
+    getList: async <RecordType extends RaRecord>(
+      resource: string,
+      params: Parameters<DataProvider['getList']>[1],
+    ) => {
+      const url = resourceUrl(resource, undefined, listQuery(params));
+      const json = await send('GET', url, { signal: params.signal });
+      const { data, total } = listOf(json, 'getList', resource);
+      return { data: data as RecordType[], total };
+    },
+
+    getOne: async <RecordType extends RaRecord>(
+      resource: string,
+      params: Parameters<DataProvider['getOne']>[1],
+    ) => {
+      const json = await send('GET', resourceUrl(resource, params.id), { signal: params.signal });
+      return { data: recordOf(json, 'getOne', resource) as RecordType };
+    },
+
+    getMany: async <RecordType extends RaRecord>(
+      resource: string,
+      params: Parameters<DataProvider['getMany']>[1],
+    ) => {
+      if (params.ids.length === 0) return { data: [] };
+      const query = new URLSearchParams();
+      for (const id of params.ids) query.append('id', String(id));
+      query.set('per_page', String(params.ids.length));
+      const json = await send('GET', resourceUrl(resource, undefined, query), {
+        signal: params.signal,
+      });
+      return { data: listOf(json, 'getMany', resource).data as RecordType[] };
+    },
+
+    getManyReference: async <RecordType extends RaRecord>(
+      resource: string,
+      params: Parameters<DataProvider['getManyReference']>[1],
+    ) => {
+      const query = listQuery(params);
+      query.set(camelPathToSnake(params.target), String(params.id));
+      const json = await send('GET', resourceUrl(resource, undefined, query), {
+        signal: params.signal,
+      });
+      const { data, total } = listOf(json, 'getManyReference', resource);
+      return { data: data as RecordType[], total };
+    },
+
+    create: async <_RecordType extends Omit<RaRecord, 'id'>, ResultRecordType extends RaRecord>(
+      resource: string,
+      params: Parameters<DataProvider['create']>[1],
+    ) => {
+      const json = await send('POST', resourceUrl(resource), { body: params.data ?? {} });
+      return { data: recordOf(json, 'create', resource) as ResultRecordType };
+    },
+
+    update: async <RecordType extends RaRecord>(
+      resource: string,
+      params: Parameters<DataProvider['update']>[1],
+    ) => {
+      const body = withoutKeys(params.data, READ_ONLY_KEYS);
+      const json = await send('PUT', resourceUrl(resource, params.id), { body });
+      return { data: recordOf(json, 'update', resource) as RecordType };
+    },
+
+    updateMany: async (resource: string, params: Parameters<DataProvider['updateMany']>[1]) => {
+      const body = withoutKeys(params.data, READ_ONLY_KEYS);
+      await Promise.all(
+        params.ids.map(async (id) => {
+          const json = await send('PATCH', resourceUrl(resource, id), { body });
+          recordOf(json, 'updateMany', resource);
+        }),
+      );
+      return { data: params.ids };
+    },
+
+    delete: async <RecordType extends RaRecord>(
+      resource: string,
+      params: Parameters<DataProvider['delete']>[1],
+    ) => {
+      const json = await send('DELETE', resourceUrl(resource, params.id));
+      return { data: recordOf(json, 'delete', resource) as RecordType };
+    },
+
+    deleteMany: async (resource: string, params: Parameters<DataProvider['deleteMany']>[1]) => {
+      await Promise.all(
+        params.ids.map(async (id) => {
+          const json = await send('DELETE', resourceUrl(resource, id));
+          recordOf(json, 'deleteMany', resource);
+        }),
+      );
+      return { data: params.ids };
+    },
+  };
+}
+
+export default createDataProvider;

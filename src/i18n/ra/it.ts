@@ -1,0 +1,1 @@
+export { default } from 'ra-language-english'; // placeholder until the translation lands

@@ -1,0 +1,25 @@
+/** Language choice (de, en, fr, it); react-admin re-renders in place, no reload. */
+import { MenuItem, TextField } from '@mui/material';
+import { useLocaleState, useLocales, useTranslate } from 'react-admin';
+
+export function LanguageSwitcher() {
+  const locales = useLocales();
+  const [locale, setLocale] = useLocaleState();
+  const translate = useTranslate();
+  return (
+    <TextField
+      select
+      size="small"
+      value={locale}
+      onChange={(event) => setLocale(event.target.value)}
+      inputProps={{ 'aria-label': translate('app.language') }}
+      sx={{ minWidth: 72, '& .MuiInputBase-root': { color: 'inherit' } }}
+    >
+      {locales.map(({ locale: code, name }) => (
+        <MenuItem key={code} value={code} lang={code}>
+          {name}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}

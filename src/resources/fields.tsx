@@ -1,0 +1,204 @@
+/**
+ * The one map from schema to react-admin fields (list and show). A field's component follows from
+ * its kind (src/schema/model.ts) and its x- hints; nothing here names a resource or a field.
+ */
+import { Box, Chip, Stack, Typography } from '@mui/material';
+import type { ReactElement } from 'react';
+import {
+  ArrayField,
+  BooleanField,
+  Datagrid,
+  DateField,
+  EmailField,
+  FunctionField,
+  ImageField,
+  Labeled,
+  NumberField,
+  ReferenceArrayField,
+  ReferenceField,
+  SelectField,
+  TextField,
+  UrlField,
+  useTranslate,
+} from 'react-admin';
+import type { FieldModel, JsonSchema, ResourceModel } from '../schema/model.ts';
+import { enumChoices, enumKey, fieldLabelKey, objectLabelKey } from './labels.ts';
+
+interface FieldOptions {
+  /** In a list: compact variants (no nested objects, small images). */
+  inList?: boolean;
+}
+
+/** Chips of an enum list (e.g. insurance types, visible roles). */
+function EnumChips({ values, enumName }: { values: unknown; enumName: string }) {
+  const translate = useTranslate();
+  if (!Array.isArray(values) || values.length === 0) return null;
+  return (
+    <Stack direction="row" gap={0.5} flexWrap="wrap">
+      {values.map((value) => (
+        <Chip key={String(value)} size="small" label={translate(enumKey(enumName, value))} />
+      ))}
+    </Stack>
+  );
+}
+
+/** A plain (non-top-level) schema node rendered by its type, for nested objects and list items. */
+function nestedField(
+  resource: string,
+  path: string,
+  source: string,
+  schema: JsonSchema,
+): ReactElement {
+  const label = fieldLabelKey(resource, path);
+  if (schema.type === 'boolean') return <BooleanField key={source} source={source} label={label} />;
+  if (schema.type === 'integer' || schema.type === 'number')
+    return <NumberField key={source} source={source} label={label} />;
+  if (schema.format === 'date' || schema.format === 'date-time') {
+    return (
+      <DateField
+        key={source}
+        source={source}
+        label={label}
+        showTime={schema.format === 'date-time'}
+      />
+    );
+  }
+  if (schema.enum) {
+    const name = schema['x-enum'] ?? `${resource}.${path}`;
+    return (
+      <SelectField key={source} source={source} label={label} choices={enumChoices(schema, name)} />
+    );
+  }
+  if (schema.format === 'email') return <EmailField key={source} source={source} label={label} />;
+  return <TextField key={source} source={source} label={label} />;
+}
+
+export function fieldFor(
+  model: ResourceModel,
+  field: FieldModel,
+  options: FieldOptions = {},
+): ReactElement | null {
+  const source = field.name;
+  const label = fieldLabelKey(model.name, field.name);
+  const common = { key: source, source, label, sortable: field.sortable };
+  const { schema } = field;
+  switch (field.kind) {
+    case 'boolean':
+      return <BooleanField {...common} />;
+    case 'integer':
+    case 'number':
+      return <NumberField {...common} locales="de-CH" />;
+    case 'date':
+      return <DateField {...common} />;
+    case 'datetime':
+      return <DateField {...common} showTime />;
+    case 'time':
+      return <TextField {...common} />;
+    case 'enum':
+      return <SelectField {...common} choices={enumChoices(schema, field.enumName ?? '')} />;
+    case 'reference':
+      return <ReferenceField {...common} reference={field.reference ?? ''} link="show" />;
+    case 'references':
+      return <ReferenceArrayField {...common} reference={field.reference ?? ''} sortable={false} />;
+    case 'enumArray':
+      return (
+        <FunctionField
+          {...common}
+          sortable={false}
+          render={(record: Record<string, unknown>) => (
+            <EnumChips values={record[source]} enumName={field.enumName ?? ''} />
+          )}
+        />
+      );
+    case 'object': {
+      if (options.inList) return null;
+      const children = Object.entries(schema.properties ?? {}).map(([child, childSchema]) =>
+        nestedField(model.name, `${field.name}.${child}`, `${source}.${child}`, childSchema),
+      );
+      return (
+        <Labeled key={source} label={objectLabelKey(model.name, field.name)} fullWidth>
+          <Box
+            component="fieldset"
+            sx={{
+              border: 1,
+              borderColor: 'divider',
+              borderRadius: 1,
+              display: 'flex',
+              gap: 3,
+              flexWrap: 'wrap',
+            }}
+          >
+            {children.map((child) => (
+              <Labeled key={child.key} label={(child.props as { label: string }).label}>
+                {child}
+              </Labeled>
+            ))}
+          </Box>
+        </Labeled>
+      );
+    }
+    case 'array': {
+      if (options.inList) return null;
+      const items = schema.items?.properties ?? {};
+      return (
+        <ArrayField {...common} sortable={false}>
+          <Datagrid bulkActionButtons={false} rowClick={false}>
+            {Object.entries(items).map(([child, childSchema]) =>
+              nestedField(model.name, `${field.name}.${child}`, child, childSchema),
+            )}
+          </Datagrid>
+        </ArrayField>
+      );
+    }
+    default: {
+      const prefix = schema['x-translate'];
+      if (prefix) return <TranslatedValueField {...common} prefix={prefix} />;
+      if (schema['x-widget'] === 'image') {
+        return (
+          <ImageField
+            {...common}
+            sx={options.inList ? { '& img': { maxWidth: 40, maxHeight: 40 } } : undefined}
+          />
+        );
+      }
+      if (schema.format === 'email') return <EmailField {...common} />;
+      if (schema.format === 'uri') return <UrlField {...common} />;
+      if (schema['x-widget'] === 'textarea' && !options.inList) {
+        return <TextField {...common} sx={{ whiteSpace: 'pre-wrap' }} />;
+      }
+      return <TextField {...common} />;
+    }
+  }
+}
+
+function TranslatedValueField({
+  source,
+  prefix,
+  label,
+  sortable,
+}: {
+  source: string;
+  prefix: string;
+  label: string;
+  sortable: boolean;
+}) {
+  const translate = useTranslate();
+  return (
+    <FunctionField
+      source={source}
+      label={label}
+      sortable={sortable}
+      render={(record: Record<string, unknown>) => (
+        <Typography variant="body2" component="span">
+          {translate(`${prefix}.${String(record[source])}`, { _: String(record[source]) })}
+        </Typography>
+      )}
+    />
+  );
+}
+
+/** Columns of the generated list: the x-list fields, or the first few scalars when none is marked. */
+export function listFields(model: ResourceModel): FieldModel[] {
+  const marked = model.fields.filter((field) => field.list);
+  return marked.length > 0 ? marked : model.fields.filter((field) => field.sortable).slice(0, 6);
+}

@@ -1,0 +1,699 @@
+/**
+ * The generic CRUD API, tested for every resource model in schemas/ (a new schema is covered
+ * without new test code): create, read, list, search, sort, filter, paging, update, delete,
+ * validation of bodies, paths and query strings, permissions and atomicity.
+ */
+import type { LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isAllowed, permissionsOf } from '../../server/auth/permissions.ts';
+import { MAX_PER_PAGE } from '../../server/crud.ts';
+import { loadResourceModels } from '../../server/schemas.ts';
+import type { FieldModel, JsonSchema, ResourceModel } from '../../src/schema/model.ts';
+import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
+import {
+  apiReferences,
+  createSample,
+  echoMismatches,
+  type ReferenceResolver,
+  type Row,
+  randomSuffix,
+  type Send,
+  sampleBody,
+  UNKNOWN_ID,
+  writableFields,
+  wrongTypeValue,
+} from './samples.ts';
+
+interface ListAnswer {
+  data: Row[];
+  meta: { current_page: number; per_page: number; total: number; last_page: number };
+}
+interface ErrorAnswer {
+  message: string;
+  errors?: Record<string, string[]>;
+}
+
+const models = loadResourceModels();
+let t: TestApp;
+const send: Send = (options) => t.request({ ...options, as: ADMIN });
+let references: ReferenceResolver;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  references = apiReferences(send, models);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function list(
+  model: ResourceModel,
+  query: string | URLSearchParams = '',
+): Promise<ListAnswer> {
+  const text = String(query);
+  const response = await send({
+    method: 'GET',
+    url: `/api/${model.name}${text ? `?${text}` : ''}`,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as ListAnswer;
+}
+
+async function totalOf(model: ResourceModel): Promise<number> {
+  return (await list(model, 'per_page=1')).meta.total;
+}
+
+function expectError(
+  response: LightMyRequestResponse,
+  status: number,
+  field?: string,
+): ErrorAnswer {
+  expect(response.statusCode, response.body).toBe(status);
+  const answer = response.json() as ErrorAnswer;
+  expect(answer.message).toEqual(expect.any(String));
+  if (field !== undefined) expect(Object.keys(answer.errors ?? {}), response.body).toContain(field);
+  return answer;
+}
+
+const ids = (rows: Row[]): number[] => rows.map((row) => Number(row.id));
+
+/** String fields with a maxLength, top level and inside objects: [wire path, schema, parent column]. */
+function boundedStrings(
+  model: ResourceModel,
+): Array<{ path: string; schema: JsonSchema; field: FieldModel }> {
+  const out: Array<{ path: string; schema: JsonSchema; field: FieldModel }> = [];
+  for (const field of writableFields(model)) {
+    if (
+      field.schema.type === 'string' &&
+      field.schema.maxLength !== undefined &&
+      !field.schema.enum
+    ) {
+      out.push({ path: field.column, schema: field.schema, field });
+    }
+    if (field.schema.type === 'object') {
+      for (const [key, child] of Object.entries(field.schema.properties ?? {})) {
+        if (child.type === 'string' && child.maxLength !== undefined && !child.enum) {
+          out.push({ path: `${field.column}.${key}`, schema: child, field });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Body with the value at a dotted wire path replaced. */
+function withValue(body: Row, path: string, value: unknown): Row {
+  const [head, ...rest] = path.split('.');
+  if (rest.length === 0) return { ...body, [head]: value };
+  return { ...body, [head]: withValue((body[head] ?? {}) as Row, rest.join('.'), value) };
+}
+
+/** Does a stored value pass the list filter `value` of this field? */
+function matchesFilter(field: FieldModel, stored: unknown, value: unknown): boolean {
+  if (field.kind === 'references' || field.kind === 'enumArray') {
+    return Array.isArray(stored) && stored.includes(value);
+  }
+  if (field.kind === 'string') {
+    return typeof stored === 'string' && stored.toLowerCase().includes(String(value).toLowerCase());
+  }
+  return stored === value;
+}
+
+const requiredWithoutDefault = (model: ResourceModel): FieldModel[] =>
+  writableFields(model).filter((field) => field.required && field.schema.default === undefined);
+
+const consultant = { id: 0, role: 'CONSULTANT', permissions: permissionsOf('CONSULTANT') };
+
+describe.each(models.map((model) => [model.name, model] as const))('/api/%s', (_name, model) => {
+  const base = `/api/${model.name}`;
+  const suffix = randomSuffix();
+  let body: Row;
+  let created: Row;
+  let url: string;
+
+  // Tests change the record; each starts from what is stored (body: its writable fields).
+  beforeEach(async () => {
+    if (!created) return;
+    const response = await send({ method: 'GET', url });
+    if (response.statusCode !== 200) return;
+    created = (response.json() as { data: Row }).data;
+    body = Object.fromEntries(
+      writableFields(model).map((field) => [field.column, created[field.column]]),
+    );
+  });
+
+  it('POST creates a record (201) that echoes every field', async () => {
+    body = await sampleBody(model, { suffix, reference: references });
+    const before = await totalOf(model);
+    const response = await send({ method: 'POST', url: base, payload: body });
+    expect(response.statusCode, response.body).toBe(201);
+    created = (response.json() as { data: Row }).data;
+    url = `${base}/${created.id}`;
+    expect(created.id).toEqual(expect.any(Number));
+    expect(echoMismatches(model, body, created)).toEqual([]);
+    expect(Object.keys(created).sort()).toEqual(model.fields.map((field) => field.column).sort());
+    expect(Number.isNaN(Date.parse(String(created.created_at)))).toBe(false);
+    expect(Number.isNaN(Date.parse(String(created.updated_at)))).toBe(false);
+    expect(await totalOf(model)).toBe(before + 1);
+  });
+
+  it('POST fills defaults of fields left out', async () => {
+    const defaults = writableFields(model).filter((field) => field.schema.default !== undefined);
+    const minimal: Row = {};
+    for (const field of requiredWithoutDefault(model)) minimal[field.column] = body[field.column];
+    for (const field of writableFields(model).filter((f) => f.schema['x-unique'])) {
+      minimal[field.column] = (await sampleBody(model, { reference: references }))[field.column];
+    }
+    const response = await send({ method: 'POST', url: base, payload: minimal });
+    expect(response.statusCode, response.body).toBe(201);
+    const data = (response.json() as { data: Row }).data;
+    for (const field of defaults) {
+      if (field.column in minimal) continue;
+      expect(data[field.column], field.column).toEqual(field.schema.default);
+    }
+    const optional = writableFields(model).filter(
+      (field) => !(field.column in minimal) && field.schema.default === undefined,
+    );
+    for (const field of optional) expect(data[field.column], field.column).toBeNull();
+    expect((await send({ method: 'DELETE', url: `${base}/${data.id}` })).statusCode).toBe(200);
+  });
+
+  it('GET /:id answers the record', async () => {
+    const response = await send({ method: 'GET', url });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((response.json() as { data: Row }).data).toEqual(created);
+  });
+
+  it('GET list answers data and meta; total counts the table', async () => {
+    const answer = await list(model);
+    const [{ count }] = await sql<{
+      count: number;
+    }>`select count(*)::int as count from ${sql.table(model.table)}`
+      .execute(t.database.db)
+      .then((result) => result.rows);
+    expect(answer.meta.total).toBe(count);
+    expect(answer.data.length).toBe(Math.min(count, 25));
+    expect(answer.meta).toEqual({
+      current_page: 1,
+      per_page: 25,
+      total: count,
+      last_page: Math.max(1, Math.ceil(count / 25)),
+    });
+    const byId = await list(model, `id=${created.id}`);
+    expect(byId.data).toEqual([created]);
+  });
+
+  it('GET list with several id parameters answers exactly those records', async () => {
+    const other = Number((await createSample(send, model, { reference: references })).id);
+    const answer = await list(model, `id=${created.id}&id=${other}&id=${UNKNOWN_ID}&per_page=10`);
+    expect(ids(answer.data).sort((a, b) => a - b)).toEqual(
+      [other, Number(created.id)].sort((a, b) => a - b),
+    );
+    expect((await send({ method: 'DELETE', url: `${base}/${other}` })).statusCode).toBe(200);
+  });
+
+  it('takes back a record as it was read (GET then PUT answers 200, nothing changes)', async () => {
+    const read = (await send({ method: 'GET', url })).json() as { data: Row };
+    const listed = await list(model, `id=${created.id}`);
+    expect(listed.data).toEqual([read.data]);
+    for (const payload of [read.data, body]) {
+      const response = await send({ method: 'PUT', url, payload });
+      expect(response.statusCode, response.body).toBe(200);
+      const { updated_at: _before, ...unchanged } = read.data;
+      const { updated_at: _after, ...stored } = (response.json() as { data: Row }).data;
+      expect(stored).toEqual(unchanged);
+    }
+  });
+
+  const searchFields = model.resource.search ?? [];
+  if (searchFields.length > 0) {
+    const columns = searchFields.map(
+      (name) => model.fields.find((field) => field.name === name)?.column ?? name,
+    );
+    const hit = (row: Row, word: string) =>
+      columns.some((column) =>
+        String(row[column] ?? '')
+          .toLowerCase()
+          .includes(word.toLowerCase()),
+      );
+
+    it('search finds the record by a word of its searchable fields, case-insensitively', async () => {
+      expect(columns.some((column) => String(created[column] ?? '').includes(suffix))).toBe(true);
+      const answer = await list(model, `search=${suffix.toUpperCase()}&per_page=${MAX_PER_PAGE}`);
+      expect(ids(answer.data)).toContain(Number(created.id));
+      for (const row of answer.data) expect(hit(row, suffix), JSON.stringify(row)).toBe(true);
+    });
+
+    it('search needs every word to match, and finds nothing for an unknown word', async () => {
+      const twoWords = new URLSearchParams({ search: `${suffix} zz${randomSuffix()}` });
+      expect((await list(model, twoWords)).meta.total).toBe(0);
+      expect((await list(model, `search=zz${randomSuffix()}`)).meta.total).toBe(0);
+    });
+
+    it('search treats % and _ as text, not as wildcards', async () => {
+      for (const word of ['%', '_', '\\']) {
+        const answer = await list(
+          model,
+          new URLSearchParams({ search: word, per_page: String(MAX_PER_PAGE) }),
+        );
+        for (const row of answer.data)
+          expect(hit(row, word), `${word}: ${JSON.stringify(row)}`).toBe(true);
+      }
+    });
+  }
+
+  const sortable = model.fields.filter((field) => field.sortable);
+  it.each(sortable.map((field) => [field.column, field] as const))(
+    'sorts by %s in both orders (desc is the reverse of asc)',
+    async (column, field) => {
+      const asc = await list(model, `sort=${column}&order=asc&per_page=${MAX_PER_PAGE}`);
+      const desc = await list(model, `sort=${column}&order=DESC&per_page=${MAX_PER_PAGE}`);
+      expect(asc.meta.total).toBeLessThanOrEqual(MAX_PER_PAGE);
+      expect(ids(desc.data)).toEqual(ids(asc.data).reverse());
+      if (['integer', 'number', 'reference', 'boolean', 'date', 'datetime'].includes(field.kind)) {
+        const values = asc.data.map((row) => row[column]).filter((value) => value !== null);
+        const keys = values.map((value) =>
+          field.kind === 'datetime' ? Date.parse(String(value)) : value,
+        );
+        const sorted = [...keys].sort((a, b) =>
+          a === b ? 0 : (a as number) < (b as number) ? -1 : 1,
+        );
+        expect(keys).toEqual(sorted);
+      }
+    },
+  );
+
+  it('uses the default sort of x-resource when no sort is given', async () => {
+    const answer = await list(model, `per_page=${MAX_PER_PAGE}`);
+    const defaultSort = model.resource.defaultSort;
+    const column = model.fields.find((field) => field.name === defaultSort?.field)?.column ?? 'id';
+    const order = (defaultSort?.order ?? 'ASC').toLowerCase();
+    const explicit = await list(model, `sort=${column}&order=${order}&per_page=${MAX_PER_PAGE}`);
+    expect(ids(answer.data)).toEqual(ids(explicit.data));
+  });
+
+  it('refuses a sort by an unknown column or a bad order with 400', async () => {
+    expectError(await send({ method: 'GET', url: `${base}?sort=no_such_column` }), 400, 'sort');
+    const injection = encodeURIComponent('id; drop table users');
+    expectError(await send({ method: 'GET', url: `${base}?sort=${injection}` }), 400, 'sort');
+    expectError(await send({ method: 'GET', url: `${base}?sort=id&order=sideways` }), 400, 'order');
+  });
+
+  for (const field of model.fields.filter((f) => f.filter)) {
+    it(`filters by ${field.column}`, async () => {
+      const stored = created[field.column];
+      const value = Array.isArray(stored) ? stored[0] : stored;
+      expect(value, 'the sample record has a value to filter by').not.toBeNull();
+      const answer = await list(
+        model,
+        new URLSearchParams({ [field.column]: String(value), per_page: String(MAX_PER_PAGE) }),
+      );
+      expect(answer.meta.total).toBeLessThanOrEqual(MAX_PER_PAGE);
+      expect(ids(answer.data)).toContain(Number(created.id));
+      for (const row of answer.data) {
+        expect(matchesFilter(field, row[field.column], value), JSON.stringify(row)).toBe(true);
+      }
+      if (field.kind === 'boolean') {
+        const other = await list(
+          model,
+          `${field.column}=${String(!value)}&per_page=${MAX_PER_PAGE}`,
+        );
+        expect(ids(other.data)).not.toContain(Number(created.id));
+        for (const row of other.data) expect(row[field.column]).toBe(!value);
+      }
+      if (['date', 'datetime', 'integer', 'number'].includes(field.kind)) {
+        const within = await list(
+          model,
+          new URLSearchParams({
+            [`${field.column}_gte`]: String(value),
+            [`${field.column}_lte`]: String(value),
+            per_page: String(MAX_PER_PAGE),
+          }),
+        );
+        expect(ids(within.data)).toContain(Number(created.id));
+      }
+      if (field.kind !== 'string') {
+        const bad = await send({
+          method: 'GET',
+          url: `${base}?${field.column}=${encodeURIComponent('[bad value]')}`,
+        });
+        const answer = expectError(bad, 400);
+        expect(
+          Object.keys(answer.errors ?? {}).some((key) => key.split('.')[0] === field.column),
+        ).toBe(true);
+      }
+    });
+  }
+
+  it('pages with current_page, per_page, total and last_page', async () => {
+    while ((await totalOf(model)) < 5) await createSample(send, model, { reference: references });
+    const total = await totalOf(model);
+    const lastPage = Math.ceil(total / 2);
+    const first = await list(model, 'per_page=2&page=1&sort=id');
+    const second = await list(model, 'per_page=2&page=2&sort=id');
+    const last = await list(model, `per_page=2&page=${lastPage}&sort=id`);
+    const beyond = await list(model, `per_page=2&page=${lastPage + 1}&sort=id`);
+    expect(first.meta).toEqual({ current_page: 1, per_page: 2, total, last_page: lastPage });
+    expect(second.meta).toEqual({ current_page: 2, per_page: 2, total, last_page: lastPage });
+    expect(first.data).toHaveLength(2);
+    expect(second.data).toHaveLength(2);
+    expect(last.data).toHaveLength(total - 2 * (lastPage - 1));
+    expect(beyond.data).toEqual([]);
+    expect(ids(first.data).some((id) => ids(second.data).includes(id))).toBe(false);
+    const all = await list(model, `per_page=${MAX_PER_PAGE}&sort=id`);
+    expect([...ids(first.data), ...ids(second.data)]).toEqual(ids(all.data).slice(0, 4));
+  });
+
+  it('refuses bad paging parameters with 400', async () => {
+    expectError(
+      await send({ method: 'GET', url: `${base}?per_page=${MAX_PER_PAGE + 1}` }),
+      400,
+      'per_page',
+    );
+    expectError(await send({ method: 'GET', url: `${base}?per_page=0` }), 400, 'per_page');
+    expectError(await send({ method: 'GET', url: `${base}?page=0` }), 400, 'page');
+    expectError(await send({ method: 'GET', url: `${base}?page=two` }), 400, 'page');
+  });
+
+  it('refuses an unknown query parameter with 400 naming it', async () => {
+    expectError(await send({ method: 'GET', url: `${base}?bogus_param=1` }), 400, 'bogus_param');
+  });
+
+  it('PUT replaces every field (200) and keeps id and created_at', async () => {
+    const replacement = await sampleBody(model, { variant: 1, reference: references });
+    const response = await send({ method: 'PUT', url, payload: replacement });
+    expect(response.statusCode, response.body).toBe(200);
+    const updated = (response.json() as { data: Row }).data;
+    expect(echoMismatches(model, replacement, updated)).toEqual([]);
+    expect(updated.id).toBe(created.id);
+    expect(updated.created_at).toBe(created.created_at);
+    expect(Date.parse(String(updated.updated_at))).toBeGreaterThan(
+      Date.parse(String(created.updated_at)),
+    );
+    const reread = await send({ method: 'GET', url });
+    expect((reread.json() as { data: Row }).data).toEqual(updated);
+  });
+
+  it('PUT refuses a record without its required fields (422 naming them)', async () => {
+    const required = requiredWithoutDefault(model);
+    for (const field of required) {
+      const { [field.column]: _left, ...rest } = body;
+      expectError(await send({ method: 'PUT', url, payload: rest }), 422, field.column);
+    }
+    expectError(await send({ method: 'PUT', url: `${base}/${UNKNOWN_ID}`, payload: body }), 404);
+  });
+
+  it('PATCH changes only the fields sent', async () => {
+    const next = await sampleBody(model, { variant: 2, reference: references });
+    for (const field of writableFields(model)) {
+      const before = (await send({ method: 'GET', url })).json() as { data: Row };
+      const response = await send({
+        method: 'PATCH',
+        url,
+        payload: { [field.column]: next[field.column] },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const after = (response.json() as { data: Row }).data;
+      expect(echoMismatches(model, { [field.column]: next[field.column] }, after)).toEqual([]);
+      const { [field.column]: _a, updated_at: _b, ...unchangedAfter } = after;
+      const { [field.column]: _c, updated_at: _d, ...unchangedBefore } = before.data;
+      expect(unchangedAfter, field.column).toEqual(unchangedBefore);
+    }
+  });
+
+  it('PATCH ignores read-only fields and clears optional fields with null', async () => {
+    const response = await send({
+      method: 'PATCH',
+      url,
+      payload: {
+        id: UNKNOWN_ID,
+        created_at: '2000-01-01T00:00:00.000Z',
+        updated_at: '2000-01-01T00:00:00.000Z',
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const after = (response.json() as { data: Row }).data;
+    expect(after.id).toBe(created.id);
+    expect(after.created_at).toBe(created.created_at);
+    expect(Date.parse(String(after.updated_at))).toBeGreaterThan(Date.parse('2001-01-01'));
+    expect((await send({ method: 'GET', url: `${base}/${UNKNOWN_ID}` })).statusCode).toBe(404);
+    const optional = writableFields(model).filter(
+      (field) =>
+        !field.required && !['object', 'array', 'references', 'enumArray'].includes(field.kind),
+    );
+    for (const field of optional) {
+      const cleared = await send({ method: 'PATCH', url, payload: { [field.column]: null } });
+      expect(cleared.statusCode, cleared.body).toBe(200);
+      expect((cleared.json() as { data: Row }).data[field.column], field.column).toBeNull();
+    }
+  });
+
+  it('PATCH refuses null for a required field and an unknown id', async () => {
+    for (const field of writableFields(model).filter((f) => f.required)) {
+      expectError(
+        await send({ method: 'PATCH', url, payload: { [field.column]: null } }),
+        422,
+        field.column,
+      );
+    }
+    expectError(await send({ method: 'PATCH', url: `${base}/${UNKNOWN_ID}`, payload: {} }), 404);
+  });
+
+  it('refuses an unknown field (422 naming it)', async () => {
+    expectError(
+      await send({ method: 'POST', url: base, payload: { ...body, bogus_field: 1 } }),
+      422,
+      'bogus_field',
+    );
+    expectError(
+      await send({ method: 'PATCH', url, payload: { bogus_field: 1 } }),
+      422,
+      'bogus_field',
+    );
+    expectError(
+      await send({ method: 'PUT', url, payload: { ...body, nameDe: 'camelCase is not the wire' } }),
+      422,
+      'nameDe',
+    );
+    for (const field of writableFields(model).filter((f) => f.schema.type === 'object')) {
+      const nested = { ...(body[field.column] as Row), bogus_nested: true };
+      expectError(
+        await send({ method: 'PATCH', url, payload: { [field.column]: nested } }),
+        422,
+        `${field.column}.bogus_nested`,
+      );
+    }
+  });
+
+  it('refuses a value of the wrong type for every field (422 naming it)', async () => {
+    for (const field of writableFields(model)) {
+      const payload = { ...body, [field.column]: wrongTypeValue(field) };
+      expectError(await send({ method: 'POST', url: base, payload }), 422, field.column);
+      expectError(
+        await send({ method: 'PATCH', url, payload: { [field.column]: wrongTypeValue(field) } }),
+        422,
+        field.column,
+      );
+    }
+  });
+
+  it('refuses a create without its required fields (422 naming each)', async () => {
+    const required = requiredWithoutDefault(model);
+    for (const field of required) {
+      const { [field.column]: _left, ...rest } = body;
+      expectError(await send({ method: 'POST', url: base, payload: rest }), 422, field.column);
+    }
+    if (required.length > 0) {
+      const answer = expectError(await send({ method: 'POST', url: base, payload: {} }), 422);
+      expect(Object.keys(answer.errors ?? {}).sort()).toEqual(
+        required.map((field) => field.column).sort(),
+      );
+    }
+  });
+
+  it('refuses a string over its maxLength (422 naming it)', async () => {
+    for (const { path, schema } of boundedStrings(model)) {
+      const long = 'x'.repeat((schema.maxLength ?? 0) + 1);
+      expectError(
+        await send({ method: 'POST', url: base, payload: withValue(body, path, long) }),
+        422,
+        path,
+      );
+      const patch = withValue({ [path.split('.')[0]]: body[path.split('.')[0]] }, path, long);
+      expectError(await send({ method: 'PATCH', url, payload: patch }), 422, path);
+    }
+  });
+
+  it('refuses a value outside its enum, format or pattern (422 naming it)', async () => {
+    for (const field of writableFields(model)) {
+      const schema = field.kind === 'enumArray' ? (field.schema.items ?? {}) : field.schema;
+      let bad: unknown;
+      if (schema.enum) bad = 'not_an_enum_value';
+      else if (schema.format) bad = 'not a valid @ value';
+      else if (schema.pattern) bad = 'NOT valid ✗ !';
+      else if (schema.minimum !== undefined) bad = schema.minimum - 1;
+      else continue;
+      const value = field.kind === 'enumArray' ? [bad] : bad;
+      const answer = expectError(
+        await send({ method: 'POST', url: base, payload: { ...body, [field.column]: value } }),
+        422,
+      );
+      expect(
+        Object.keys(answer.errors ?? {}).some((key) => key.split('.')[0] === field.column),
+        field.column,
+      ).toBe(true);
+    }
+  });
+
+  const referenceFields = writableFields(model).filter((field) => field.reference);
+  if (referenceFields.length > 0) {
+    it('refuses an unknown reference id (422 naming the field)', async () => {
+      for (const field of referenceFields) {
+        const value = field.kind === 'references' ? [UNKNOWN_ID] : UNKNOWN_ID;
+        const answer = expectError(
+          await send({ method: 'POST', url: base, payload: { ...body, [field.column]: value } }),
+          422,
+          field.column,
+        );
+        expect(answer.errors?.[field.column]?.join(' ')).toContain(String(UNKNOWN_ID));
+        expectError(
+          await send({ method: 'PATCH', url, payload: { [field.column]: value } }),
+          422,
+          field.column,
+        );
+      }
+    });
+  }
+
+  const uniqueFields = writableFields(model).filter((field) => field.schema['x-unique']);
+  if (uniqueFields.length > 0) {
+    it('refuses a duplicate of an x-unique field (422 naming it), on create and update', async () => {
+      const other = await createSample(send, model, { reference: references });
+      for (const field of uniqueFields) {
+        const duplicate = {
+          ...(await sampleBody(model, { reference: references })),
+          [field.column]: body[field.column],
+        };
+        expectError(
+          await send({ method: 'POST', url: base, payload: duplicate }),
+          422,
+          field.column,
+        );
+        const patch = { [field.column]: body[field.column] };
+        expectError(
+          await send({ method: 'PATCH', url: `${base}/${other.id}`, payload: patch }),
+          422,
+          field.column,
+        );
+      }
+      expect((await send({ method: 'DELETE', url: `${base}/${other.id}` })).statusCode).toBe(200);
+    });
+  }
+
+  it('writes nothing when a create fails', async () => {
+    const before = await totalOf(model);
+    const [count] = (
+      await sql<{
+        count: number;
+      }>`select count(*)::int as count from ${sql.table(model.table)}`.execute(t.database.db)
+    ).rows;
+    const failures: Row[] = [{ ...body, bogus_field: true }];
+    if (requiredWithoutDefault(model).length > 0) failures.push({});
+    for (const field of referenceFields) {
+      failures.push({
+        ...body,
+        [field.column]: field.kind === 'references' ? [UNKNOWN_ID] : UNKNOWN_ID,
+      });
+    }
+    // Passes validation and fails in the database (unique index): must not leave a row behind.
+    for (const field of uniqueFields) {
+      failures.push({
+        ...(await sampleBody(model, { reference: references })),
+        [field.column]: body[field.column],
+      });
+    }
+    for (const payload of failures) {
+      const response = await send({ method: 'POST', url: base, payload });
+      expect(response.statusCode, JSON.stringify(payload)).toBeGreaterThanOrEqual(400);
+      expect(response.statusCode).toBeLessThan(500);
+    }
+    expect(await totalOf(model)).toBe(before);
+    const [countAfter] = (
+      await sql<{
+        count: number;
+      }>`select count(*)::int as count from ${sql.table(model.table)}`.execute(t.database.db)
+    ).rows;
+    expect(countAfter.count).toBe(count.count);
+  });
+
+  it('refuses a bad id in the path with 400', async () => {
+    for (const id of ['abc', '0', '-1', '1.5', '99999999999']) {
+      expectError(await send({ method: 'GET', url: `${base}/${id}` }), 400, 'id');
+      expectError(await send({ method: 'PATCH', url: `${base}/${id}`, payload: {} }), 400, 'id');
+      expectError(await send({ method: 'PUT', url: `${base}/${id}`, payload: body }), 400, 'id');
+      expectError(await send({ method: 'DELETE', url: `${base}/${id}` }), 400, 'id');
+    }
+  });
+
+  it('follows x-permissions for a consultant', async () => {
+    const rules = model.permissions;
+    const status = (rule: typeof rules.read, ok: number) =>
+      isAllowed(rule, consultant) ? ok : 403;
+    const as = CONSULTANT;
+    expect((await t.request({ method: 'GET', url: base, as })).statusCode).toBe(
+      status(rules.read, 200),
+    );
+    expect((await t.request({ method: 'GET', url, as })).statusCode).toBe(status(rules.read, 200));
+    const before = await totalOf(model);
+    const posted = await t.request({
+      method: 'POST',
+      url: base,
+      payload: await sampleBody(model, { reference: references }),
+      as,
+    });
+    expect(posted.statusCode, posted.body).toBe(status(rules.create, 201));
+    const expectedTotal = before + (posted.statusCode === 201 ? 1 : 0);
+    expect(await totalOf(model)).toBe(expectedTotal);
+    const patched = await t.request({ method: 'PATCH', url, payload: {}, as });
+    expect(patched.statusCode).toBe(status(rules.update, 200));
+    const victim =
+      posted.statusCode === 201
+        ? (posted.json() as { data: Row }).data
+        : await createSample(send, model, { reference: references });
+    const deleted = await t.request({ method: 'DELETE', url: `${base}/${victim.id}`, as });
+    expect(deleted.statusCode).toBe(status(rules.delete, 200));
+    if (deleted.statusCode !== 200)
+      expect((await send({ method: 'DELETE', url: `${base}/${victim.id}` })).statusCode).toBe(200);
+  });
+
+  it('answers 401 to every route without a token', async () => {
+    for (const [method, target] of [
+      ['GET', base],
+      ['GET', url],
+      ['POST', base],
+      ['PUT', url],
+      ['PATCH', url],
+      ['DELETE', url],
+    ] as const) {
+      const response = await t.app.inject({
+        method,
+        url: target,
+        payload: method === 'GET' || method === 'DELETE' ? undefined : body,
+      });
+      expect(response.statusCode, `${method} ${target}`).toBe(401);
+    }
+    expect((await send({ method: 'GET', url })).statusCode).toBe(200);
+  });
+
+  it('DELETE answers the record, then the record is gone (404)', async () => {
+    const before = await totalOf(model);
+    const response = await send({ method: 'DELETE', url });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((response.json() as { data: Row }).data).toEqual(created);
+    expectError(await send({ method: 'GET', url }), 404);
+    expectError(await send({ method: 'DELETE', url }), 404);
+    expectError(await send({ method: 'PATCH', url, payload: {} }), 404);
+    expect(await totalOf(model)).toBe(before - 1);
+  });
+});

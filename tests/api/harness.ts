@@ -1,0 +1,143 @@
+/**
+ * Test harness for the API: a fresh database per test file — PGlite in memory, or a new
+ * PostgreSQL database created on TEST_DATABASE_URL's server and dropped afterwards — migrated,
+ * with the demo data, and the app driven through `app.inject()` (no network).
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { seedDemo } from '../../scripts/seed-demo.ts';
+import { buildApp } from '../../server/app.ts';
+import type { LoginThrottle } from '../../server/auth/routes.ts';
+import type { SessionPolicy } from '../../server/auth/sessions.ts';
+import { type Database, openPglite, openPostgres } from '../../server/db/index.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import { loadResourceModels } from '../../server/schemas.ts';
+
+export const DEMO_PASSWORD = 'Test-Passw0rd!';
+export const ENGINE = (process.env.TEST_ENGINE ?? 'pglite') as 'pglite' | 'postgres';
+const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface AppVariantOptions {
+  sessionPolicy?: SessionPolicy;
+  throttle?: LoginThrottle;
+}
+
+/** An app and the helpers to talk to it. */
+export interface TestClient {
+  app: FastifyInstance;
+  /** Signs in a demo user (by email) and answers its bearer token. */
+  login(email: string, password?: string): Promise<string>;
+  /** `app.inject` with the token of `as` (an email) when given. */
+  request(options: InjectOptions & { as?: string }): Promise<LightMyRequestResponse>;
+}
+
+export interface TestApp extends TestClient {
+  database: Database;
+  /**
+   * Another app on the same database with other options (session policy, throttle): no new
+   * database, so it is cheap. Closed by `close()`.
+   */
+  variant(options: AppVariantOptions): Promise<TestClient>;
+  close(): Promise<void>;
+}
+
+function clientOf(app: FastifyInstance): TestClient {
+  const tokens = new Map<string, string>();
+  const login = async (email: string, password = DEMO_PASSWORD) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+    });
+    if (response.statusCode !== 200)
+      throw new Error(`login ${email} failed: ${response.statusCode} ${response.body}`);
+    return (response.json() as { token: string }).token;
+  };
+  return {
+    app,
+    login,
+    async request({ as, ...injectOptions }) {
+      const headers = { ...(injectOptions.headers ?? {}) };
+      if (as) {
+        if (!tokens.has(as)) tokens.set(as, await login(as));
+        headers.authorization = `Bearer ${tokens.get(as)}`;
+      }
+      return app.inject({ ...injectOptions, headers });
+    },
+  };
+}
+
+async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `gscrm_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  try {
+    await admin.connect();
+  } catch (error) {
+    throw new Error(
+      `PostgreSQL API tests need a server at ${ADMIN_URL} (set TEST_DATABASE_URL): ${(error as Error).message}`,
+    );
+  }
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: ADMIN_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export async function createTestApp(
+  options: { sessionPolicy?: SessionPolicy; throttle?: LoginThrottle; seed?: boolean } = {},
+): Promise<TestApp> {
+  let database: Database;
+  let drop = async () => {};
+  if (ENGINE === 'postgres') {
+    const created = await createPostgresDatabase();
+    database = await openPostgres(created.url);
+    drop = created.drop;
+  } else {
+    database = await openPglite(undefined);
+  }
+  const models = loadResourceModels();
+  let app: FastifyInstance;
+  try {
+    await migrate(database);
+    if (options.seed !== false) await seedDemo(database.db, { password: DEMO_PASSWORD });
+    app = await buildApp({
+      database,
+      models,
+      sessionPolicy: options.sessionPolicy,
+      throttle: options.throttle,
+    });
+  } catch (error) {
+    await database.close().catch(() => {});
+    await drop().catch(() => {});
+    throw error;
+  }
+  const variants: FastifyInstance[] = [];
+  return {
+    ...clientOf(app),
+    database,
+    async variant(variantOptions) {
+      const variantApp = await buildApp({ database, models, ...variantOptions });
+      variants.push(variantApp);
+      return clientOf(variantApp);
+    },
+    async close() {
+      for (const variantApp of variants) await variantApp.close();
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+export const ADMIN = 'admin@demo.gscrm.ch';
+export const CONSULTANT = 'consultant@demo.gscrm.ch';

@@ -1,0 +1,339 @@
+/**
+ * Valid sample records built from a resource model, so the generic API tests cover every schema
+ * without code per resource. Bodies use the wire keys (snake_case). A schema feature this file
+ * cannot honour (an unknown format, a pattern none of the candidates matches) throws with a message
+ * saying what to add here, instead of sending something invalid.
+ */
+import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { camelToSnake, snakeToCamel } from '../../src/dataProvider/case.ts';
+import type { FieldModel, JsonSchema, ResourceModel } from '../../src/schema/model.ts';
+
+export type Row = Record<string, unknown>;
+export type Send = (options: InjectOptions) => Promise<LightMyRequestResponse>;
+/** Answers the id of an existing record of a resource (for x-reference fields). */
+export type ReferenceResolver = (resource: string) => Promise<number>;
+
+export interface SampleOptions {
+  /** 0 for a create, 1, 2, … for later versions: enum values, booleans and numbers differ. */
+  variant?: number;
+  /** Put into every text so that x-unique fields stay unique; random by default. */
+  suffix?: string;
+  reference: ReferenceResolver;
+}
+
+export const randomSuffix = (): string => randomBytes(5).toString('hex');
+
+/** Fields a client writes (not id, created_at, updated_at). */
+export const writableFields = (model: ResourceModel): FieldModel[] =>
+  model.fields.filter((field) => !field.readOnly);
+
+const typeOf = (schema: JsonSchema): string | undefined =>
+  typeof schema.type === 'string' ? schema.type : undefined;
+
+/** Every resource named by an x-reference anywhere in the schema tree. */
+function referencesIn(schema: JsonSchema, out = new Set<string>()): Set<string> {
+  if (schema['x-reference']) out.add(schema['x-reference']);
+  for (const child of Object.values(schema.properties ?? {})) referencesIn(child, out);
+  if (schema.items) referencesIn(schema.items, out);
+  return out;
+}
+
+interface Context {
+  variant: number;
+  suffix: string;
+  ids: Map<string, number>;
+}
+
+const fits = (schema: JsonSchema, text: string): boolean =>
+  (schema.minLength === undefined || [...text].length >= schema.minLength) &&
+  (schema.maxLength === undefined || [...text].length <= schema.maxLength) &&
+  (schema.pattern === undefined || new RegExp(schema.pattern, 'u').test(text));
+
+function formatted(schema: JsonSchema, label: string, context: Context): string | undefined {
+  const { variant, suffix } = context;
+  const local = `${label.replace(/[^a-z0-9]/gi, '').toLowerCase()}.${suffix}.v${variant}`;
+  switch (schema.format) {
+    case undefined:
+      return undefined;
+    case 'email':
+      return `${local}@example.ch`;
+    case 'email-list':
+      return `${local}@example.ch, copy.${local}@example.org`;
+    case 'uri':
+      return `https://example.ch/${label}/${suffix}/${variant}`;
+    case 'date':
+      return `2024-0${1 + (variant % 9)}-15`;
+    case 'date-time':
+      return `2024-05-${10 + (variant % 18)}T08:30:00.000Z`;
+    case 'time':
+      // ajv-formats' time needs a zone; a PostgreSQL `time` column keeps only the clock time.
+      return `08:${10 + (variant % 50)}:00Z`;
+    default:
+      throw new Error(`samples.ts: no sample for format "${schema.format}" (${label}); add one`);
+  }
+}
+
+function sampleString(schema: JsonSchema, label: string, context: Context): string {
+  const { variant, suffix } = context;
+  if (schema.enum) return pick(schema.enum, variant, label) as string;
+  const special = formatted(schema, label, context);
+  if (special !== undefined) {
+    if (!fits(schema, special)) {
+      throw new Error(
+        `samples.ts: the ${schema.format} sample for ${label} breaks its length or pattern`,
+      );
+    }
+    return special;
+  }
+  const slug = label.replace(/[^a-z0-9]+/gi, '_').toLowerCase();
+  const candidates = [
+    `Sample ${label} ${suffix} v${variant}`,
+    `sample_${slug}_${suffix}_v${variant}`,
+    `${suffix}${variant}`,
+    `S${suffix.toUpperCase()}V${variant}`,
+    `+41 44 123 45 ${10 + (variant % 90)}`,
+    `${Number.parseInt(suffix.slice(0, 8), 16)}${variant}`,
+    `SAMPLE${variant}`,
+  ];
+  const max = schema.maxLength ?? Number.POSITIVE_INFINITY;
+  const min = schema.minLength ?? 0;
+  for (const candidate of candidates) {
+    // Keep the end (suffix and variant) when cutting to maxLength; pad to minLength.
+    let text = [...candidate].length > max ? [...candidate].slice(-max).join('') : candidate;
+    if (text.length < min) text = text.padEnd(min, 'x');
+    if (fits(schema, text)) return text;
+  }
+  throw new Error(`samples.ts: no candidate matches ${label} (pattern ${schema.pattern}); add one`);
+}
+
+function pick(values: unknown[], variant: number, label: string): unknown {
+  const choices = values.filter((value) => value !== null);
+  if (choices.length === 0) throw new Error(`samples.ts: ${label} has an empty enum`);
+  return choices[variant % choices.length];
+}
+
+function sampleInteger(schema: JsonSchema, label: string, context: Context): number {
+  const id = schema['x-reference'] ? context.ids.get(schema['x-reference']) : undefined;
+  if (id !== undefined) return id;
+  const min = schema.minimum ?? 0;
+  const max = schema.maximum ?? min + 100_000;
+  const span = max - min + 1;
+  const unique = schema['x-unique'] ? Number.parseInt(context.suffix.slice(0, 6), 16) : 0;
+  const value = min + ((unique + 7 * (context.variant + 1)) % span);
+  if (!Number.isSafeInteger(value))
+    throw new Error(`samples.ts: cannot pick an integer for ${label}`);
+  return value;
+}
+
+function sampleArray(schema: JsonSchema, label: string, context: Context): unknown[] {
+  const items = schema.items ?? {};
+  const max = schema.maxItems ?? 3;
+  const min = schema.minItems ?? 0;
+  const wanted = Math.max(min, Math.min(max, schema.uniqueItems && items.enum ? 2 : 1));
+  if (schema['x-reference']) {
+    const id = context.ids.get(schema['x-reference']);
+    if (id === undefined)
+      throw new Error(`samples.ts: no ${schema['x-reference']} id for ${label}`);
+    if (wanted > 1) throw new Error(`samples.ts: ${label} needs ${wanted} distinct references`);
+    return [id];
+  }
+  const out: unknown[] = [];
+  for (let index = 0; out.length < wanted && index < wanted + 20; index++) {
+    const value = sampleValue(items, `${label}.${index}`, {
+      ...context,
+      variant: context.variant + index,
+    });
+    if (!schema.uniqueItems || !out.some((item) => isDeepStrictEqual(item, value))) out.push(value);
+  }
+  if (out.length < wanted)
+    throw new Error(`samples.ts: cannot build ${wanted} distinct items for ${label}`);
+  return out;
+}
+
+/** A valid value for one (inlined) schema node. */
+export function sampleValue(schema: JsonSchema, label: string, context: Context): unknown {
+  if (schema.const !== undefined) return schema.const;
+  switch (typeOf(schema)) {
+    case 'string':
+      return sampleString(schema, label, context);
+    case 'integer':
+      return sampleInteger(schema, label, context);
+    case 'number': {
+      const min = schema.minimum ?? 0;
+      const max = schema.maximum ?? min + 1000;
+      return Math.min(max, min + 0.5 + context.variant);
+    }
+    case 'boolean': {
+      // Variant 0 sends the opposite of the default, so the stored value proves it was written.
+      const fallback = schema.default === true;
+      return context.variant % 2 === 0 ? !fallback : fallback;
+    }
+    case 'array':
+      return sampleArray(schema, label, context);
+    case 'object':
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([key, child]) => [
+          key,
+          sampleValue(child, `${label}.${key}`, context),
+        ]),
+      );
+    default:
+      throw new Error(`samples.ts: no sample for type ${JSON.stringify(schema.type)} (${label})`);
+  }
+}
+
+/** Converts a nested object value to wire keys (snake_case), as the server expects. */
+function wireValue(schema: JsonSchema, value: unknown): unknown {
+  if (typeOf(schema) === 'object' && value && typeof value === 'object' && !Array.isArray(value)) {
+    const properties = schema.properties ?? {};
+    return Object.fromEntries(
+      Object.entries(value as Row).map(([key, child]) => [
+        camelToSnake(key),
+        properties[key] ? wireValue(properties[key], child) : child,
+      ]),
+    );
+  }
+  if (typeOf(schema) === 'array' && Array.isArray(value) && schema.items) {
+    const items = schema.items;
+    return value.map((item) => wireValue(items, item));
+  }
+  return value;
+}
+
+/** A complete valid body (every writable field filled), wire keys. */
+export async function sampleBody(model: ResourceModel, options: SampleOptions): Promise<Row> {
+  const context: Context = {
+    variant: options.variant ?? 0,
+    suffix: options.suffix ?? randomSuffix(),
+    ids: new Map(),
+  };
+  for (const resource of referencesIn(model.schema)) {
+    context.ids.set(resource, await options.reference(resource));
+  }
+  const body: Row = {};
+  for (const field of writableFields(model)) {
+    body[field.column] = wireValue(field.schema, sampleValue(field.schema, field.name, context));
+  }
+  return body;
+}
+
+/**
+ * Resolves references through the API: the record with the lowest id (reference data or demo
+ * data, which the tests do not delete), or a new sample record when the resource is empty.
+ */
+export function apiReferences(send: Send, models: ResourceModel[]): ReferenceResolver {
+  const resolve = async (resource: string, depth: number): Promise<number> => {
+    const response = await send({
+      method: 'GET',
+      url: `/api/${resource}?sort=id&order=asc&per_page=1`,
+    });
+    if (response.statusCode !== 200)
+      throw new Error(`list ${resource}: ${response.statusCode} ${response.body}`);
+    const first = (response.json() as { data: Row[] }).data[0];
+    if (first) return Number(first.id);
+    const model = models.find((candidate) => candidate.name === resource);
+    if (!model) throw new Error(`samples.ts: unknown resource ${resource}`);
+    if (depth > models.length)
+      throw new Error(`samples.ts: references of ${resource} form a required cycle`);
+    const created = await createSample(send, model, {
+      reference: (next) => resolve(next, depth + 1),
+    });
+    return Number(created.id);
+  };
+  return (resource) => resolve(resource, 0);
+}
+
+/** POSTs a sample record and answers the stored record; throws unless the answer is 201. */
+export async function createSample(
+  send: Send,
+  model: ResourceModel,
+  options: SampleOptions,
+): Promise<Row> {
+  const body = await sampleBody(model, options);
+  const response = await send({ method: 'POST', url: `/api/${model.name}`, payload: body });
+  if (response.statusCode !== 201) {
+    throw new Error(
+      `create ${model.name}: ${response.statusCode} ${response.body}\nbody: ${JSON.stringify(body)}`,
+    );
+  }
+  return (response.json() as { data: Row }).data;
+}
+
+function sameValue(
+  schema: JsonSchema,
+  sent: unknown,
+  stored: unknown,
+  path: string,
+  out: string[],
+): void {
+  if (sent === null || sent === undefined) {
+    if (stored !== null && stored !== undefined)
+      out.push(`${path}: sent ${String(sent)}, stored ${JSON.stringify(stored)}`);
+    return;
+  }
+  if (schema.format === 'date-time' && typeof sent === 'string') {
+    if (typeof stored !== 'string' || new Date(stored).getTime() !== new Date(sent).getTime()) {
+      out.push(`${path}: sent ${sent}, stored ${JSON.stringify(stored)}`);
+    }
+    return;
+  }
+  if (schema.format === 'time' && typeof sent === 'string') {
+    if (typeof stored !== 'string' || stored.slice(0, 8) !== sent.slice(0, 8)) {
+      out.push(`${path}: sent ${sent}, stored ${JSON.stringify(stored)}`);
+    }
+    return;
+  }
+  if (typeOf(schema) === 'object' && schema.properties && sent && typeof sent === 'object') {
+    if (!stored || typeof stored !== 'object') {
+      out.push(`${path}: sent an object, stored ${JSON.stringify(stored)}`);
+      return;
+    }
+    const properties = schema.properties;
+    for (const [key, child] of Object.entries(sent as Row)) {
+      sameValue(
+        properties[snakeToCamel(key)] ?? {},
+        child,
+        (stored as Row)[key],
+        `${path}.${key}`,
+        out,
+      );
+    }
+    return;
+  }
+  if (!isDeepStrictEqual(sent, stored))
+    out.push(`${path}: sent ${JSON.stringify(sent)}, stored ${JSON.stringify(stored)}`);
+}
+
+/** The fields of `sent` whose stored value differs (empty when the record echoes the body). */
+export function echoMismatches(model: ResourceModel, sent: Row, stored: Row): string[] {
+  const out: string[] = [];
+  for (const field of model.fields) {
+    if (field.readOnly || !(field.column in sent)) continue;
+    sameValue(field.schema, sent[field.column], stored[field.column], field.column, out);
+  }
+  return out;
+}
+
+/** A value of the wrong JSON type for a field. */
+export function wrongTypeValue(field: FieldModel): unknown {
+  switch (typeOf(field.schema)) {
+    case 'string':
+      return 12345;
+    case 'integer':
+    case 'number':
+      return 'not a number';
+    case 'boolean':
+      return 'yes';
+    case 'array':
+      return 'not a list';
+    case 'object':
+      return ['not', 'an', 'object'];
+    default:
+      return { unexpected: true };
+  }
+}
+
+/** A value of the right type that no record has as id. */
+export const UNKNOWN_ID = 2_000_000_000;

@@ -1,0 +1,50 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Projects: `unit` (front end and pure modules; jsdom where a file asks for it) and the API tests,
+ * once on PGlite and once on PostgreSQL (TEST_DATABASE_URL, default the local server).
+ * Playwright specs (tests/e2e) are not vitest's.
+ */
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            'src/**/*.test.{ts,tsx}',
+            'tests/unit/**/*.test.{ts,tsx}',
+            'scripts/**/*.test.ts',
+            'server/**/*.test.ts',
+          ],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'api',
+          include: ['tests/api/**/*.test.ts'],
+          environment: 'node',
+          env: { TEST_ENGINE: 'pglite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'api-postgres',
+          include: ['tests/api/**/*.test.ts'],
+          environment: 'node',
+          env: { TEST_ENGINE: 'postgres' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
