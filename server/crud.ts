@@ -203,6 +203,30 @@ function fieldCondition(eb: any, field: FieldModel, value: unknown): Expression<
   return eb(field.column, '=', value);
 }
 
+/**
+ * Lists of references (jsonb arrays, e.g. a company's products) have no foreign keys: a record that
+ * is still listed somewhere is refused like one a foreign key holds (409).
+ */
+async function refuseIfListed(db: DB, models: ResourceModel[], target: ResourceModel, id: number) {
+  for (const model of models) {
+    for (const field of model.fields) {
+      if (field.kind !== 'references' || field.reference !== target.name) continue;
+      const used = await db
+        .selectFrom(model.table)
+        .select('id')
+        .where(sql<SqlBool>`${sql.ref(field.column)} @> ${JSON.stringify([id])}::jsonb`)
+        .limit(1)
+        .executeTakeFirst();
+      if (used) {
+        throw new ApiError(
+          409,
+          `This ${target.title.toLowerCase()} is still used by other records (${model.name}) and cannot be deleted.`,
+        );
+      }
+    }
+  }
+}
+
 const idParams = {
   type: 'object',
   additionalProperties: false,
@@ -393,10 +417,17 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
     async (request) => {
       const { id } = request.params as { id: number };
       const row = await db
-        .deleteFrom(model.table)
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirst()
+        .transaction()
+        .execute(async (trx) => {
+          const deleted = await trx
+            .deleteFrom(model.table)
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirst();
+          // After the delete, so a foreign key names its table first; throwing rolls it back.
+          if (deleted) await refuseIfListed(trx, app.models, model, id);
+          return deleted;
+        })
         .catch((error: unknown) => translateDbError(model, error));
       if (!row) throw notFound(model.title);
       return { data: row };

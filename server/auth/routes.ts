@@ -8,9 +8,9 @@ import { permissionsOf, routeSetOf } from './permissions.ts';
 import { createSession, revokeSession, type SessionPolicy, type SessionUser } from './sessions.ts';
 
 export interface LoginThrottle {
-  /** Evaluated attempts per account per hour. */
+  /** Failed (evaluated) attempts per account per hour; then the account is refused for the hour. */
   perAccount: number;
-  /** Evaluated attempts per client address per hour. */
+  /** Failed attempts per client address per hour. */
   perAddress: number;
 }
 export const DEFAULT_THROTTLE: LoginThrottle = { perAccount: 100, perAddress: 300 };
@@ -77,8 +77,8 @@ export function authRoutes(
       const [counts] = await db
         .selectFrom('login_attempts')
         .select([
-          sql<number>`count(*) filter (where email = ${account})`.as('account'),
-          sql<number>`count(*) filter (where ip = ${ip})`.as('address'),
+          sql<number>`count(*) filter (where email = ${account} and not success)`.as('account'),
+          sql<number>`count(*) filter (where ip = ${ip} and not success)`.as('address'),
         ])
         .where('at', '>', sql<Date>`now() - interval '1 hour'`)
         .where((eb) => eb.or([eb('email', '=', account), eb('ip', '=', ip)]))

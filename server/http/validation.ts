@@ -12,6 +12,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 function createAjv(options: Options): Ajv {
   const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true, ...options });
   addFormats.default(ajv);
+  // A time of day as stored in a `time` column (no time zone): HH:MM or HH:MM:SS.
+  ajv.addFormat('time', /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/);
   ajv.addFormat('email-list', {
     type: 'string',
     validate: (value: string) =>

@@ -386,6 +386,7 @@ describe('login throttle', () => {
       .selectFrom('login_attempts')
       .select(sql<number>`count(*)::int`.as('count'))
       .where('ip', '=', ip)
+      .where('success', '=', false)
       .executeTakeFirstOrThrow();
     return Number(row.count);
   };
@@ -404,6 +405,7 @@ describe('login throttle', () => {
       .selectFrom('login_attempts')
       .select(sql<number>`count(*)::int`.as('count'))
       .where('email', '=', known)
+      .where('success', '=', false)
       .executeTakeFirstOrThrow();
     for (let attempt = Number(used.count); attempt < 3; attempt++)
       await postLogin(throttled, known, 'wrong');
@@ -413,6 +415,7 @@ describe('login throttle', () => {
     const counts = await t.database.db
       .selectFrom('login_attempts')
       .select(['email', sql<number>`count(*)::int`.as('count')])
+      .where('success', '=', false)
       .groupBy('email')
       .execute();
     const spare = [CONSULTANT, CONSULTANT2, PARTNER, ADMIN].find(
@@ -428,9 +431,16 @@ describe('login throttle', () => {
     expect(events.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('counts failed attempts only: successful sign-ins never lock an account', async () => {
+    const throttled = await t.variant({ throttle: { perAccount: 2, perAddress: 10_000 } });
+    for (let attempt = 0; attempt < 4; attempt++) {
+      expect((await postLogin(throttled, PARTNER, DEMO_PASSWORD)).statusCode).toBe(200);
+    }
+  });
+
   it('answers 429 after the attempts allowed per address, for any account', async () => {
     const used = await attemptsFrom('127.0.0.1');
-    const throttled = await t.variant({ throttle: { perAccount: 10_000, perAddress: used + 2 } });
+    const throttled = await t.variant({ throttle: { perAccount: 10_000, perAddress: used + 1 } });
     expect((await postLogin(throttled, ADMIN, DEMO_PASSWORD)).statusCode).toBe(200);
     expect401(await postLogin(throttled, 'someone@demo.gscrm.ch', 'guess'));
     expect((await postLogin(throttled, ADMIN, DEMO_PASSWORD)).statusCode).toBe(429);

@@ -140,6 +140,16 @@ describe('constraints', () => {
     ).toBe(200);
   });
 
+  it('refuses to delete a product still listed in a company (409 naming companies), and keeps it', async () => {
+    // Product 15 (animal) has no sub-products; the demo insurer Epona lists it.
+    const refused = await t.request({ method: 'DELETE', url: '/api/products/15', as: ADMIN });
+    expectError(refused, 409);
+    expect((refused.json() as { message: string }).message).toContain('companies');
+    expect(
+      (await t.request({ method: 'GET', url: '/api/products/15', as: ADMIN })).statusCode,
+    ).toBe(200);
+  });
+
   it('deletes a product once nothing refers to it', async () => {
     const created = await t.request({
       method: 'POST',
