@@ -159,7 +159,7 @@ type ListQuery = Record<string, unknown> & {
 };
 
 function filterExpressions(model: ResourceModel, query: ListQuery) {
-  // biome-ignore lint/suspicious/noExplicitAny: dynamic tables are untyped in Kysely.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- dynamic tables are untyped in Kysely.
   return (eb: any): Expression<SqlBool> => {
     const conditions: Expression<SqlBool>[] = [];
     if (query.id) conditions.push(eb('id', 'in', query.id));
@@ -188,7 +188,7 @@ function filterExpressions(model: ResourceModel, query: ListQuery) {
   };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: dynamic tables are untyped in Kysely.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- dynamic tables are untyped in Kysely.
 function fieldCondition(eb: any, field: FieldModel, value: unknown): Expression<SqlBool> {
   if (field.kind === 'references' || field.kind === 'enumArray') {
     const values = value as unknown[];

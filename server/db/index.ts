@@ -9,7 +9,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: tables are generic; rows are typed at the edges.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are generic; rows are typed at the edges.
 export type DB = Kysely<any>;
 export type Row = Record<string, unknown>;
 const MIGRATION_LOCK_KEY = 727_001;
@@ -134,8 +134,7 @@ export async function openPostgres(connectionString: string): Promise<Database> 
         await session.query(`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
         return await fn(async (sqlText) => {
           const result = (await session.query(sqlText)) as unknown as
-            | pg.QueryResult
-            | pg.QueryResult[];
+            pg.QueryResult | pg.QueryResult[];
           const last = Array.isArray(result) ? result.at(-1) : result;
           return (last?.rows ?? []) as Row[];
         });

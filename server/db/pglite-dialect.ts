@@ -32,7 +32,7 @@ class PGliteConnection implements DatabaseConnection {
     };
   }
 
-  // biome-ignore lint/correctness/useYield: PGlite has no cursors; streaming is not offered.
+  // eslint-disable-next-line require-yield -- PGlite has no cursors; streaming is not offered.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streamQuery is not supported on PGlite; page with LIMIT/OFFSET instead');
   }
@@ -95,7 +95,7 @@ export class PGliteDialect implements Dialect {
   createQueryCompiler() {
     return new PostgresQueryCompiler();
   }
-  // biome-ignore lint/suspicious/noExplicitAny: Kysely's introspector takes any database shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's introspector takes any database shape.
   createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new PostgresIntrospector(db);
   }
