@@ -13,6 +13,8 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { FieldModel, JsonSchema, ResourceModel } from '../src/schema/model.ts';
 import type { DB, Row } from './db/index.ts';
 import { ApiError, notFound, validationError } from './http/errors.ts';
+import type { HookContext, ScopeCondition, WriteContext } from './hooks.ts';
+import { RESOURCE_HOOKS } from './hooks/index.ts';
 import { createAjvInstance, inputSchema, responseSchema } from './http/validation.ts';
 
 export const MAX_PER_PAGE = 500;
@@ -246,8 +248,60 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
     model.fields.find((field) => field.name === defaultSort?.field)?.column ?? 'id';
   const access = model.permissions;
 
-  const findOne = (id: number) =>
-    db.selectFrom(model.table).selectAll().where('id', '=', id).executeTakeFirst();
+  const hooks = RESOURCE_HOOKS[model.name] ?? {};
+  const contextOf = (request: FastifyRequest, database: DB = db): HookContext => ({
+    db: database,
+    model,
+    models: app.models,
+    principal: request.principal,
+  });
+  /** The principal's visibility as a where-condition (always true when unrestricted). */
+  const scopeOf = (context: HookContext): ScopeCondition =>
+    hooks.scope?.(context) ?? ((eb) => eb.val(true) as never);
+
+  const findOne = (context: HookContext, id: number) =>
+    context.db
+      .selectFrom(model.table)
+      .selectAll()
+      .where('id', '=', id)
+      .where(scopeOf(context))
+      .executeTakeFirst();
+
+  /** Validation hooks, references, prepare, write and afterWrite, in one transaction. */
+  const write = (request: FastifyRequest, body: Row, id?: number) =>
+    db
+      .transaction()
+      .execute(async (trx) => {
+        const base = contextOf(request, trx);
+        const existing = id === undefined ? undefined : await findOne(base, id);
+        if (id !== undefined && !existing) throw notFound(model.title);
+        const context: WriteContext = {
+          ...base,
+          mode: id === undefined ? 'create' : 'update',
+          existing,
+        };
+        const errors = await hooks.validate?.(body, context);
+        if (errors && Object.keys(errors).length > 0) throw validationError(errors);
+        await checkReferences(trx, model, body);
+        let values = toColumns(model, body);
+        if (hooks.prepare) values = await hooks.prepare(values, context);
+        const row =
+          id === undefined
+            ? await trx
+                .insertInto(model.table)
+                .values(Object.keys(values).length > 0 ? values : { id: sql`default` })
+                .returningAll()
+                .executeTakeFirstOrThrow()
+            : await trx
+                .updateTable(model.table)
+                .set({ ...values, updated_at: sql`now()` })
+                .where('id', '=', id)
+                .returningAll()
+                .executeTakeFirstOrThrow();
+        await hooks.afterWrite?.(row, { ...base, mode: context.mode, existing });
+        return row;
+      })
+      .catch((error: unknown) => translateDbError(model, error));
 
   app.get(
     base,
@@ -278,7 +332,10 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
     },
     async (request) => {
       const query = request.query as ListQuery;
-      const where = filterExpressions(model, query);
+      const filters = filterExpressions(model, query);
+      const scope = scopeOf(contextOf(request));
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- dynamic tables are untyped in Kysely.
+      const where = (eb: any) => eb.and([filters(eb), scope(eb)]);
       const sortColumn = query.sort ?? defaultSortColumn;
       const direction = (
         query.order ?? (query.sort ? 'asc' : (defaultSort?.order ?? 'asc'))
@@ -325,7 +382,7 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
     },
     async (request) => {
       const { id } = request.params as { id: number };
-      const row = await findOne(id);
+      const row = await findOne(contextOf(request), id);
       if (!row) throw notFound(model.title);
       return { data: row };
     },
@@ -344,33 +401,14 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
       validatorCompiler: ({ schema }) => createAjvInstance.compile(schema),
     },
     async (request, reply) => {
-      const body = request.body as Row;
-      await checkReferences(db, model, body);
-      const values = toColumns(model, body);
-      const row = await db
-        .insertInto(model.table)
-        .values(Object.keys(values).length > 0 ? values : { id: sql`default` })
-        .returningAll()
-        .executeTakeFirstOrThrow()
-        .catch((error: unknown) => translateDbError(model, error));
+      const row = await write(request, request.body as Row);
       return reply.status(201).send({ data: row });
     },
   );
 
   const update = async (request: FastifyRequest) => {
     const { id } = request.params as { id: number };
-    const body = request.body as Row;
-    await checkReferences(db, model, body);
-    const values = toColumns(model, body);
-    const row = await db
-      .updateTable(model.table)
-      .set({ ...values, updated_at: sql`now()` })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst()
-      .catch((error: unknown) => translateDbError(model, error));
-    if (!row) throw notFound(model.title);
-    return { data: row };
+    return { data: await write(request, request.body as Row, id) };
   };
 
   app.put(
@@ -419,13 +457,18 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
       const row = await db
         .transaction()
         .execute(async (trx) => {
+          const context = contextOf(request, trx);
           const deleted = await trx
             .deleteFrom(model.table)
             .where('id', '=', id)
+            .where(scopeOf(context))
             .returningAll()
             .executeTakeFirst();
           // After the delete, so a foreign key names its table first; throwing rolls it back.
-          if (deleted) await refuseIfListed(trx, app.models, model, id);
+          if (deleted) {
+            await refuseIfListed(trx, app.models, model, id);
+            await hooks.afterWrite?.(deleted, { ...context, mode: 'delete', existing: deleted });
+          }
           return deleted;
         })
         .catch((error: unknown) => translateDbError(model, error));
