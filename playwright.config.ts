@@ -5,7 +5,9 @@ import { defineConfig } from '@playwright/test';
  * built app on a fresh embedded database with the demo data.
  */
 const PORT = Number(process.env.E2E_PORT ?? 8181);
-const DATA_DIR = 'test-results/e2e-data';
+// Per port, so two runs (e.g. two developers' checks) never share a data folder or a build.
+const DATA_DIR = `test-results/e2e-data-${PORT}`;
+const WEB_ROOT = `test-results/e2e-web-${PORT}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -33,11 +35,17 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf ${DATA_DIR} && npm run build --silent && tsx server/main.ts`,
+    command: `rm -rf ${DATA_DIR} && vite build --logLevel error --outDir ${WEB_ROOT} --emptyOutDir && tsx server/main.ts`,
     url: `http://localhost:${PORT}/api/health`,
     timeout: 180_000,
     reuseExistingServer: false,
-    env: { PORT: String(PORT), DATA_DIR, DEMO_PASSWORD: 'E2e-Passw0rd!', APP_ENV: 'local' },
+    env: {
+      PORT: String(PORT),
+      DATA_DIR,
+      WEB_ROOT,
+      DEMO_PASSWORD: 'E2e-Passw0rd!',
+      APP_ENV: 'local',
+    },
     stdout: 'pipe',
   },
 });

@@ -61,8 +61,10 @@ export interface XProperty {
   'x-index'?: boolean;
   /** Sorting by this field is not offered (default: scalars sortable). */
   'x-sortable'?: boolean;
-  /** Root-level marker of the field holding the owning user (consultant visibility). */
+  /** Marks the field holding the owning user (a consultant sees only records they own). */
   'x-owner'?: boolean;
+  /** Marks the reference whose record decides visibility (a household member follows its customer). */
+  'x-owner-via'?: boolean;
 }
 
 export const ROOT_KEYWORDS = ['x-resource', 'x-permissions'] as const;
@@ -77,6 +79,7 @@ export const PROPERTY_KEYWORDS = [
   'x-index',
   'x-sortable',
   'x-owner',
+  'x-owner-via',
 ] as const;
 
 const KEYWORD_TYPES: Record<string, string | string[]> = {
@@ -92,6 +95,7 @@ const KEYWORD_TYPES: Record<string, string | string[]> = {
   'x-index': 'boolean',
   'x-sortable': 'boolean',
   'x-owner': 'boolean',
+  'x-owner-via': 'boolean',
 };
 
 /** Declare the vocabulary to an ajv instance (annotation-only keywords, no validation effect). */
