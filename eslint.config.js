@@ -5,7 +5,16 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'data', 'test-results', 'playwright-report', 'src/types/generated.ts'] },
+  {
+    ignores: [
+      'dist',
+      'data',
+      '.e2e',
+      'test-results',
+      'playwright-report',
+      'src/types/generated.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,11 +6,12 @@ import { defineConfig } from '@playwright/test';
  */
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 // Per port, so two runs (e.g. two developers' checks) never share a data folder or a build.
-const DATA_DIR = `test-results/e2e-data-${PORT}`;
-const WEB_ROOT = `test-results/e2e-web-${PORT}`;
+const DATA_DIR = `.e2e/data-${PORT}`;
+const WEB_ROOT = `.e2e/web-${PORT}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  outputDir: `test-results/${PORT}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

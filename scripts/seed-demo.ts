@@ -5,6 +5,8 @@
  */
 import { hashPassword } from '../server/auth/password.ts';
 import type { DB } from '../server/db/index.ts';
+import { seedDemoCustomers } from './seed/customers.ts';
+import { seedDemoIdentity } from './seed/identity.ts';
 
 export const DEMO_USERS = [
   {
@@ -314,6 +316,8 @@ export async function seedDemo(db: DB, options: { password: string }): Promise<b
         })),
       )
       .execute();
+    await seedDemoIdentity(trx, passwordHash);
+    await seedDemoCustomers(trx);
   });
   return true;
 }

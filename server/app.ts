@@ -11,6 +11,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { ResourceModel } from '../src/schema/model.ts';
 import type { AccessRule } from '../src/schema/vocabulary.ts';
+import { accessControl } from './access/routes.ts';
+import { accountRoutes } from './account/routes.ts';
 import { isAllowed } from './auth/permissions.ts';
 import { authRoutes, DEFAULT_THROTTLE, type LoginThrottle } from './auth/routes.ts';
 import {
@@ -20,8 +22,11 @@ import {
   type SessionUser,
 } from './auth/sessions.ts';
 import { crudRoutes } from './crud.ts';
+import { customerRoutes } from './customers/routes.ts';
 import type { Database, DB } from './db/index.ts';
 import { ApiError, installErrorHandler } from './http/errors.ts';
+import { mailRoutes } from './mail/index.ts';
+import { localizationRoutes } from './i18n/routes.ts';
 import { bodyAjv, queryAjv } from './http/validation.ts';
 
 declare module 'fastify' {
@@ -47,6 +52,8 @@ export interface AppOptions {
   sessionPolicy?: SessionPolicy;
   throttle?: LoginThrottle;
   logger?: boolean;
+  /** dev | staging | local | production: the environment strip the web app shows. */
+  appEnv?: string;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -94,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       throw new ApiError(403, 'You do not have permission to do this.');
     }
   });
+  accessControl(app); // route table; external users' limits (server/access/routes.ts)
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -128,8 +136,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   );
 
+  app.get(
+    '/api/config',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['system'],
+        summary: 'What the web app needs before sign-in: the environment (strip colour).',
+        response: {
+          200: { type: 'object', properties: { app_env: { type: 'string' } } },
+        },
+      },
+    },
+    async () => ({ app_env: options.appEnv ?? 'production' }),
+  );
+
   authRoutes(app, { policy, throttle: options.throttle ?? DEFAULT_THROTTLE });
+  await mailRoutes(app); // outbox and delivery (server/mail)
+  accountRoutes(app); // register, password flows, settings, user admin actions (server/account)
+  localizationRoutes(app);
   for (const model of options.models) crudRoutes(app, model);
+  await app.register(customerRoutes); // documents, import, export, merge (server/customers)
 
   const webRoot = options.webRoot;
   if (webRoot && fs.existsSync(path.join(webRoot, 'index.html'))) {

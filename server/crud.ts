@@ -12,6 +12,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { FieldModel, JsonSchema, ResourceModel } from '../src/schema/model.ts';
 import type { DB, Row } from './db/index.ts';
+import { recordScope } from './access/scope.ts';
+import { enforceOwnership } from './access/visibility.ts';
 import { ApiError, notFound, validationError } from './http/errors.ts';
 import type { HookContext, ScopeCondition, WriteContext } from './hooks.ts';
 import { RESOURCE_HOOKS } from './hooks/index.ts';
@@ -57,6 +59,8 @@ export function listQuerySchema(model: ResourceModel): JsonSchema {
         maxItems: 100,
         items: stripAnnotations(itemSchema),
       };
+    // `<field>_null=true` finds records without a value, `false` those with one.
+    if (!field.required) properties[`${field.column}_null`] = { type: 'boolean' };
     if (RANGE_KINDS.has(field.kind)) {
       const bound = stripAnnotations(field.schema);
       properties[`${field.column}_gte`] = bound;
@@ -168,6 +172,10 @@ function filterExpressions(model: ResourceModel, query: ListQuery) {
     for (const field of model.fields) {
       const value = query[field.column];
       if (value !== undefined) conditions.push(fieldCondition(eb, field, value));
+      const isNull = query[`${field.column}_null`];
+      if (isNull !== undefined) {
+        conditions.push(eb(field.column, isNull ? 'is' : 'is not', null));
+      }
       for (const [suffix, op] of [
         ['_gte', '>='],
         ['_lte', '<='],
@@ -255,9 +263,11 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
     models: app.models,
     principal: request.principal,
   });
-  /** The principal's visibility as a where-condition (always true when unrestricted). */
-  const scopeOf = (context: HookContext): ScopeCondition =>
-    hooks.scope?.(context) ?? ((eb) => eb.val(true) as never);
+  /**
+   * The principal's visibility as a where-condition (always true when unrestricted): the generic
+   * owner / sub-broker scope of the schema markers (server/access) and the resource's own hook.
+   */
+  const scopeOf = (context: HookContext): ScopeCondition => recordScope(context);
 
   const findOne = (context: HookContext, id: number) =>
     context.db
@@ -285,6 +295,7 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
         await checkReferences(trx, model, body);
         let values = toColumns(model, body);
         if (hooks.prepare) values = await hooks.prepare(values, context);
+        values = await enforceOwnership(values, context);
         const row =
           id === undefined
             ? await trx

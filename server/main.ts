@@ -4,6 +4,7 @@ import { DEMO_USERS, seedDemo } from '../scripts/seed-demo.ts';
 import { buildApp } from './app.ts';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
+import { syncTranslations } from './i18n/sync.ts';
 import { migrate } from './db/migrate.ts';
 import { loadResourceModels } from './schemas.ts';
 
@@ -20,6 +21,11 @@ async function main(): Promise<void> {
   }
   const applied = await migrate(database);
   if (applied.length > 0) console.log(`Applied migrations ${applied.join(', ')}.`);
+  const texts = await syncTranslations(database.db, { models });
+  if (texts.keysAdded + texts.textsAdded + texts.textsUpdated > 0)
+    console.log(
+      `Translations: ${texts.keysAdded} keys and ${texts.textsAdded} texts added, ${texts.textsUpdated} texts updated.`,
+    );
   const seeded = config.demo
     ? await seedDemo(database.db, { password: config.demoPassword })
     : false;
@@ -28,6 +34,7 @@ async function main(): Promise<void> {
     database,
     models,
     webRoot: config.webRoot,
+    appEnv: config.appEnv,
     logger: process.env.LOG_REQUESTS === '1',
   });
   let closing = false;

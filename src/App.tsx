@@ -1,28 +1,23 @@
 /**
- * Top-level routes: the public pages, and one react-admin app per area (/admin, /consultant),
- * all sharing one i18n provider, data provider and auth provider.
+ * Top level: waits for the language (spinner) and the server's configuration, then routes the
+ * public pages and one react-admin app per area, all sharing one i18n, data and auth provider.
  */
-import { Box, CircularProgress } from '@mui/material';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { Admin, AdminContext, type I18nProvider } from 'react-admin';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { Alert, Box, Button, CircularProgress } from '@mui/material';
+import { Suspense, useCallback, useEffect, useState } from 'react';
+import { AdminContext, type I18nProvider, Notification } from 'react-admin';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { createAuthProvider } from './auth/authProvider.ts';
-import { getStoredUser, getToken, homeOf } from './auth/session.ts';
-import {
-  NoAccessPage,
-  NotFoundPage,
-  RedirectToLogin,
-  RootRedirect,
-} from './custom/PublicPages.tsx';
+import { getToken } from './auth/session.ts';
+import ComingSoon from './custom/ComingSoon.tsx';
+import { NotFoundPage, RootRedirect } from './custom/PublicPages.tsx';
 import { createDataProvider } from './dataProvider/index.ts';
 import { setActiveI18n } from './i18n/active.ts';
 import { createI18nProvider } from './i18n/index.ts';
-import { Layout } from './layout/Layout.tsx';
-import { resourceElements } from './resources/resources.tsx';
+import { PUBLIC_ROUTES, routerPath } from './routes.tsx';
+import { AreaApp } from './shell/AreaApp.tsx';
+import { EnvStrip, ProgressBar, useGuideShortcut } from './shell/Chrome.tsx';
+import { type AppEnv, isAppEnv, UI } from './shell/config.ts';
 import { theme } from './theme.ts';
-
-const LoginPage = lazy(() => import('./custom/LoginPage.tsx'));
-const Dashboard = lazy(() => import('./custom/Dashboard.tsx'));
 
 const dataProvider = createDataProvider({ apiUrl: '/api', getToken });
 const authProvider = createAuthProvider();
@@ -39,74 +34,127 @@ function FullPageSpinner() {
   );
 }
 
-function Area({
-  area,
-  i18nProvider,
-}: {
-  area: 'admin' | 'consultant';
-  i18nProvider: I18nProvider;
-}) {
-  const user = getStoredUser();
-  // A signed-in user opening the other area's routes goes to its own dashboard (the server refuses anyway).
-  if (getToken() && user && user.routeSet !== area) return <Navigate to={homeOf(user)} replace />;
+/** Before any translation is loaded: a plain message in the four languages, and a retry. */
+function StartupError({ onRetry }: { onRetry: () => void }) {
   return (
-    <Admin
-      basename={`/${area}`}
+    <Box
+      sx={{
+        height: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        p: 2,
+      }}
+    >
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" onClick={onRetry}>
+            ↻
+          </Button>
+        }
+      >
+        Der Server antwortet nicht. · The server does not answer. · Le serveur ne répond pas. · Il
+        server non risponde.
+      </Alert>
+    </Box>
+  );
+}
+
+async function fetchAppEnv(): Promise<AppEnv> {
+  const response = await fetch('/api/config');
+  if (!response.ok) throw new Error(`GET /api/config: ${response.status}`);
+  const body = (await response.json()) as { app_env?: unknown };
+  return isAppEnv(body.app_env) ? body.app_env : 'production';
+}
+
+function PublicPages({ i18nProvider }: { i18nProvider: I18nProvider }) {
+  return (
+    <AdminContext
       dataProvider={dataProvider}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
-      loginPage={RedirectToLogin}
-      dashboard={Dashboard}
-      layout={Layout}
       theme={theme}
-      title="GS CRM"
-      catchAll={NotFoundPage}
-      requireAuth
-      disableTelemetry
     >
-      {resourceElements()}
-    </Admin>
+      <Notification autoHideDuration={UI.notificationMs} />
+      {/* The areas' layouts have their own bar, which also follows data loading. */}
+      <ProgressBar />
+      <Suspense fallback={<FullPageSpinner />}>
+        <Routes>
+          <Route path="/" element={<RootRedirect />} />
+          {PUBLIC_ROUTES.map(({ path, page: Page, coming }) => (
+            <Route
+              key={path}
+              path={routerPath(path)}
+              element={Page ? <Page /> : <ComingSoon feature={coming ?? path} />}
+            />
+          ))}
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Suspense>
+    </AdminContext>
+  );
+}
+
+function Shell({ i18nProvider, appEnv }: { i18nProvider: I18nProvider; appEnv: AppEnv }) {
+  useGuideShortcut();
+  return (
+    <>
+      <EnvStrip env={appEnv} />
+      <Routes>
+        <Route
+          path="/admin/*"
+          element={
+            <AreaApp
+              area="admin"
+              i18nProvider={i18nProvider}
+              dataProvider={dataProvider}
+              authProvider={authProvider}
+            />
+          }
+        />
+        <Route
+          path="/consultant/*"
+          element={
+            <AreaApp
+              area="consultant"
+              i18nProvider={i18nProvider}
+              dataProvider={dataProvider}
+              authProvider={authProvider}
+            />
+          }
+        />
+        <Route path="*" element={<PublicPages i18nProvider={i18nProvider} />} />
+      </Routes>
+    </>
   );
 }
 
 export function App() {
-  const [i18nProvider, setI18nProvider] = useState<I18nProvider | null>(null);
-  useEffect(() => {
-    createI18nProvider().then((provider) => {
-      setActiveI18n(provider);
-      setI18nProvider(provider);
-    });
+  const [state, setState] = useState<
+    | { status: 'loading' }
+    | { status: 'failed' }
+    | { status: 'ready'; i18nProvider: I18nProvider; appEnv: AppEnv }
+  >({ status: 'loading' });
+  const load = useCallback(() => {
+    Promise.all([createI18nProvider(), fetchAppEnv()]).then(
+      ([i18nProvider, appEnv]) => {
+        setActiveI18n(i18nProvider);
+        setState({ status: 'ready', i18nProvider, appEnv });
+      },
+      () => setState({ status: 'failed' }),
+    );
   }, []);
-  if (!i18nProvider) return <FullPageSpinner />;
+  const retry = () => {
+    setState({ status: 'loading' });
+    load();
+  };
+  useEffect(load, [load]);
+  if (state.status === 'loading') return <FullPageSpinner />;
+  if (state.status === 'failed') return <StartupError onRetry={retry} />;
   return (
     <BrowserRouter>
-      <Routes>
-        <Route path="/admin/*" element={<Area area="admin" i18nProvider={i18nProvider} />} />
-        <Route
-          path="/consultant/*"
-          element={<Area area="consultant" i18nProvider={i18nProvider} />}
-        />
-        <Route
-          path="*"
-          element={
-            <AdminContext
-              dataProvider={dataProvider}
-              authProvider={authProvider}
-              i18nProvider={i18nProvider}
-              theme={theme}
-            >
-              <Suspense fallback={<FullPageSpinner />}>
-                <Routes>
-                  <Route path="/" element={<RootRedirect />} />
-                  <Route path="/login" element={<LoginPage />} />
-                  <Route path="/no-access" element={<NoAccessPage />} />
-                  <Route path="*" element={<NotFoundPage />} />
-                </Routes>
-              </Suspense>
-            </AdminContext>
-          }
-        />
-      </Routes>
+      <Shell i18nProvider={state.i18nProvider} appEnv={state.appEnv} />
     </BrowserRouter>
   );
 }

@@ -1,6 +1,9 @@
 /**
  * Roles, route sets and permissions (spec §2, §6). A user's permissions are its role's defaults
- * (the table below) plus its `additionalPermissions`. The server checks them on every route.
+ * (the table below) plus its `additionalPermissions`; external users (a sub-broker's accounts,
+ * role PARTNER) hold none (server/auth/sessions.ts principalRights). The server checks them on every
+ * route; who sees which records is server/access/visibility.ts, who may grant what
+ * server/account/rights.ts (docs/ARCHITECTURE.md, "Identity and access").
  */
 import type { AccessRule, Permission } from '../../src/schema/vocabulary.ts';
 
@@ -69,6 +72,8 @@ export interface Principal {
   id: number;
   role: string;
   permissions: Permission[];
+  /** Set for external users (accounts of a sub-broker): they see that sub-broker's records only. */
+  subBrokerId?: number | null;
 }
 
 export function isAllowed(rule: AccessRule | 'public', principal: Principal | undefined): boolean {

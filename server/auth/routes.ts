@@ -1,11 +1,25 @@
-/** POST /api/auth/login, POST /api/auth/logout, GET /api/auth/me (docs/ARCHITECTURE.md §API). */
+/**
+ * POST /api/auth/login, POST /api/auth/logout, GET /api/auth/me (docs/ARCHITECTURE.md §API).
+ * A wrong password, an unknown email, a disabled account and one outside its active date range all
+ * get the same 401; only a correct password of a registration still waiting for approval is told so.
+ */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import type { Preferences } from '../../src/auth/preferences.ts';
+import { PREFERENCES_WIRE_SCHEMA } from '../../src/auth/preferences.ts';
+import { loadPreferences, preferencesWire } from '../account/preferences.ts';
 import { ApiError } from '../http/errors.ts';
 import { audit } from './audit.ts';
 import { getDummyHash, hashPassword, needsRehash, verifyPassword } from './password.ts';
-import { permissionsOf, routeSetOf } from './permissions.ts';
-import { createSession, revokeSession, type SessionPolicy, type SessionUser } from './sessions.ts';
+import { routeSetOf } from './permissions.ts';
+import {
+  accountUsable,
+  createSession,
+  principalRights,
+  revokeSession,
+  type SessionPolicy,
+  type SessionUser,
+} from './sessions.ts';
 
 export interface LoginThrottle {
   /** Failed (evaluated) attempts per account per hour; then the account is refused for the hour. */
@@ -26,10 +40,20 @@ const userShape = {
     language: { type: ['string', 'null'] },
     permissions: { type: 'array', items: { type: 'string' } },
     route_set: { type: ['string', 'null'] },
+    sub_broker_id: { type: ['integer', 'null'] },
+    preferences: PREFERENCES_WIRE_SCHEMA,
   },
 } as const;
 
-export const publicUser = (user: SessionUser) => ({
+export const WAITING_FOR_APPROVAL =
+  'Your registration is waiting for approval by an administrator. You can sign in once it is approved.';
+
+/**
+ * The signed-in user as the browser sees it. Route sets follow the role (spec §2); external users
+ * (role PARTNER, sub_broker_id set) get none in this app: their access is the API, scoped to their
+ * sub-broker (docs/ARCHITECTURE.md §5).
+ */
+export const publicUser = (user: SessionUser, preferences: Preferences) => ({
   id: user.id,
   email: user.email,
   first_name: user.firstName,
@@ -37,7 +61,9 @@ export const publicUser = (user: SessionUser) => ({
   role: user.role,
   language: user.language,
   permissions: user.permissions,
-  route_set: routeSetOf(user.role),
+  route_set: user.subBrokerId ? null : routeSetOf(user.role),
+  sub_broker_id: user.subBrokerId,
+  preferences: preferencesWire(preferences),
 });
 
 export function authRoutes(
@@ -52,7 +78,8 @@ export function authRoutes(
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Sign in with email and password; answers a bearer token.',
+        summary:
+          'Sign in with email and password; answers a bearer token. 401 for any wrong combination, 403 while a registration waits for approval, 429 when throttled.',
         body: {
           type: 'object',
           additionalProperties: false,
@@ -96,6 +123,7 @@ export function authRoutes(
       const user = await db
         .selectFrom('users as u')
         .leftJoin('user_credentials as c', 'c.user_id', 'u.id')
+        .leftJoin('external_users as e', 'e.user_id', 'u.id')
         .select([
           'u.id',
           'u.email',
@@ -103,22 +131,27 @@ export function authRoutes(
           'u.last_name',
           'u.role',
           'u.language',
-          'u.is_active',
+          'u.registration_status',
           'u.additional_permissions',
           'c.password_hash',
+          'e.sub_broker_id',
+          accountUsable.as('usable'),
         ])
         .where(sql`lower(u.email)`, '=', account)
         .executeTakeFirst();
       const hash = user?.password_hash ?? (await getDummyHash());
       const passwordOk = await verifyPassword(password, hash);
-      const success = Boolean(user?.password_hash && passwordOk && user.is_active);
+      const success = Boolean(user?.password_hash && passwordOk && user.usable);
       await db.insertInto('login_attempts').values({ email: account, ip, success }).execute();
       if (!user || !success) {
-        await audit(db, 'login.failed', {
+        const waiting = Boolean(passwordOk && user?.registration_status === 'pending');
+        await audit(db, waiting ? 'login.pending' : 'login.failed', {
           userId: user?.id ?? null,
           ip,
           details: { email: account },
         });
+        // Only someone who knows the password learns that the registration is still pending.
+        if (waiting) throw new ApiError(403, WAITING_FOR_APPROVAL);
         throw new ApiError(401, 'Email or password is not correct.');
       }
       if (user.password_hash && needsRehash(user.password_hash)) {
@@ -141,19 +174,20 @@ export function authRoutes(
         lastName: user.last_name,
         role: user.role,
         language: user.language,
-        permissions: permissionsOf(
-          user.role,
-          (user.additional_permissions as string[] | null) ?? [],
-        ),
+        ...principalRights(user.role, user.additional_permissions, user.sub_broker_id),
       };
-      return reply.send({ token, role: user.role, user: publicUser(sessionUser) });
+      return reply.send({
+        token,
+        role: user.role,
+        user: publicUser(sessionUser, await loadPreferences(db, user.id)),
+      });
     },
   );
 
   app.post(
     '/api/auth/logout',
     {
-      config: { access: 'authenticated' },
+      config: { access: 'authenticated', external: true },
       schema: { tags: ['auth'], summary: 'Revoke the current token.' },
     },
     async (request, reply) => {
@@ -167,13 +201,15 @@ export function authRoutes(
   app.get(
     '/api/auth/me',
     {
-      config: { access: 'authenticated' },
+      config: { access: 'authenticated', external: true },
       schema: {
         tags: ['auth'],
-        summary: 'The signed-in user.',
+        summary: 'The signed-in user, with its preferences.',
         response: { 200: { type: 'object', properties: { data: userShape } } },
       },
     },
-    async (request) => ({ data: publicUser(request.principal!) }),
+    async (request) => ({
+      data: publicUser(request.principal!, await loadPreferences(db, request.principal!.id)),
+    }),
   );
 }

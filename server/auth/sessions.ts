@@ -44,11 +44,20 @@ export async function createSession(
 
 export interface SessionUser extends Principal {
   sessionId: number;
+  subBrokerId: number | null;
   email: string;
   firstName: string;
   lastName: string;
   language: string | null;
 }
+
+/**
+ * The account may sign in now: active, and today within its active date range (users.dateFrom …
+ * dateTo, either end open). Used by login and by every token lookup, so the range ends sessions too.
+ */
+export const accountUsable = sql<boolean>`u.is_active
+  and (u.date_from is null or u.date_from <= current_date)
+  and (u.date_to is null or u.date_to >= current_date)`;
 
 export async function resolveSession(
   db: DB,
@@ -58,6 +67,7 @@ export async function resolveSession(
   const row = await db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
+    .leftJoin('external_users as e', 'e.user_id', 'u.id')
     .select([
       's.id as session_id',
       's.last_seen_at',
@@ -68,12 +78,13 @@ export async function resolveSession(
       'u.role',
       'u.language',
       'u.additional_permissions',
+      'e.sub_broker_id',
     ])
     .where('s.token_hash', '=', hashToken(token))
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', sql<Date>`now()`)
     .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${policy.idleMinutes})`)
-    .where('u.is_active', '=', true)
+    .where(accountUsable)
     .executeTakeFirst();
   if (!row) return undefined;
   if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_EVERY_MS) {
@@ -91,7 +102,23 @@ export async function resolveSession(
     lastName: row.last_name,
     role: row.role,
     language: row.language,
-    permissions: permissionsOf(row.role, (row.additional_permissions as string[] | null) ?? []),
+    ...principalRights(row.role, row.additional_permissions, row.sub_broker_id),
+  };
+}
+
+/**
+ * Permissions and sub-broker of an account: its role's defaults plus its additional permissions,
+ * except for external users (a sub-broker's accounts), who hold no permission at all.
+ */
+export function principalRights(
+  role: string,
+  additional: unknown,
+  subBrokerId: number | null | undefined,
+): Pick<SessionUser, 'permissions' | 'subBrokerId'> {
+  const external = subBrokerId !== null && subBrokerId !== undefined;
+  return {
+    permissions: external ? [] : permissionsOf(role, (additional as string[] | null) ?? []),
+    subBrokerId: external ? Number(subBrokerId) : null,
   };
 }
 

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
@@ -77,12 +78,16 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   const unlock = dataDir ? lockDataFolder(dataDir) : () => {};
   let client: PGlite;
   try {
-    client = new PGlite(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
+    // One options object: `new PGlite(undefined, options)` (in memory) would ignore the options.
+    client = new PGlite({
+      dataDir: dataDir ? path.join(dataDir, 'pgdata') : undefined,
       parsers: {
         [pgliteTypes.DATE]: parsers[DATE_OID],
         [pgliteTypes.NUMERIC]: parsers[NUMERIC_OID],
         [pgliteTypes.INT8]: parsers[INT8_OID],
       },
+      // Trigram indexes for substring search (customers); PostgreSQL ships it as contrib.
+      extensions: { pg_trgm },
     });
     await client.waitReady;
   } catch (error) {

@@ -3,6 +3,8 @@
  * localStorage; the external-user-mode flag set to 'no' on login and on logout. The user's
  * permissions and route set are cached beside them for the UI; the server decides anyway.
  */
+import { type Preferences, pageSizeOf, withDefaults } from './preferences.ts';
+
 export const STORAGE = {
   token: 'token',
   role: 'role',
@@ -19,6 +21,20 @@ export interface StoredUser {
   language: string | null;
   permissions: string[];
   routeSet: 'admin' | 'consultant' | null;
+  /** Set for external users (accounts of a sub-broker). */
+  subBrokerId?: number | null;
+  /** The settings page's choices (camelCase of the API's preferences). */
+  preferences?: Partial<Preferences>;
+}
+
+/** Page size of a resource's list from the signed-in user's preferences (default 25). */
+export const pageSizeFor = (resource: string): number =>
+  pageSizeOf(resource, withDefaults(getStoredUser()?.preferences));
+
+/** Keeps the stored user in step after the settings page saved. */
+export function updateStoredUser(changes: Partial<StoredUser>): void {
+  const user = getStoredUser();
+  if (user) localStorage.setItem(STORAGE.user, JSON.stringify({ ...user, ...changes }));
 }
 
 export const getToken = (): string | null => localStorage.getItem(STORAGE.token);
@@ -49,4 +65,4 @@ export function clearSession(): void {
 
 /** Where a user lands after login: its own dashboard, or the no-access page. */
 export const homeOf = (user: Pick<StoredUser, 'routeSet'> | null): string =>
-  user?.routeSet ? `/${user.routeSet}` : '/no-access';
+  user?.routeSet ? `/${user.routeSet}/dashboard` : '/no-access';

@@ -1,23 +1,98 @@
-/** The area's start page (issue 5 grows it); for now a greeting and the user's role. */
-import { Card, CardContent, Typography } from '@mui/material';
-import { Title, useGetIdentity, useTranslate } from 'react-admin';
+/**
+ * The area's start page: what a user needs first thing in the morning, from the data that exists —
+ * unread notifications and the size of the books they may see. Later features add their tiles here
+ * (reminders due today, appointments, leads) through DASHBOARD_TILES.
+ */
+import { Card, CardActionArea, CardContent, Grid, Typography } from '@mui/material';
+import { Link } from 'react-router-dom';
+import { Title, useGetIdentity, useGetList, useTranslate } from 'react-admin';
+import { getStoredUser } from '../auth/session.ts';
+import { hasModel } from '../resources/registry.ts';
+import { type Area, resourceRoute } from '../routes.tsx';
+import { useArea } from '../shell/area.ts';
+import type { Permission } from '../schema/vocabulary.ts';
+
+interface Tile {
+  resource: string;
+  label: string;
+  areas: Area[];
+  filter?: (userId: number) => Record<string, unknown>;
+  permission?: Permission;
+}
+
+export const DASHBOARD_TILES: Tile[] = [
+  {
+    resource: 'notifications',
+    label: 'app.dashboard.unread',
+    areas: ['admin', 'consultant'],
+    filter: (userId) => ({ userId, readAt_null: true }),
+  },
+  { resource: 'customers', label: 'app.dashboard.customers', areas: ['admin', 'consultant'] },
+  { resource: 'companies', label: 'app.dashboard.companies', areas: ['admin'] },
+  { resource: 'lead-sources', label: 'app.dashboard.leadSources', areas: ['admin'] },
+  { resource: 'users', label: 'app.dashboard.users', areas: ['admin'], permission: 'manage-users' },
+];
+
+function CountTile({ tile, userId }: { tile: Tile; userId: number }) {
+  const translate = useTranslate();
+  const area = useArea();
+  const { total, isPending, error } = useGetList(tile.resource, {
+    pagination: { page: 1, perPage: 1 },
+    filter: tile.filter?.(userId) ?? {},
+  });
+  const target =
+    tile.resource === 'notifications'
+      ? 'notifications'
+      : resourceRoute(area, tile.resource, 'list');
+  const content = (
+    <CardContent>
+      <Typography color="text.secondary" gutterBottom>
+        {translate(tile.label)}
+      </Typography>
+      <Typography variant="h4" component="p" data-testid={`tile-${tile.resource}`}>
+        {isPending ? '…' : error ? '–' : (total ?? 0).toLocaleString('de-CH')}
+      </Typography>
+    </CardContent>
+  );
+  return (
+    <Card sx={{ height: '100%' }}>
+      {target ? (
+        <CardActionArea component={Link} to={`/${area}/${target}`} sx={{ height: '100%' }}>
+          {content}
+        </CardActionArea>
+      ) : (
+        content
+      )}
+    </Card>
+  );
+}
 
 export default function Dashboard() {
   const translate = useTranslate();
+  const area = useArea();
   const { identity } = useGetIdentity();
+  const permissions = getStoredUser()?.permissions ?? [];
+  const tiles = DASHBOARD_TILES.filter(
+    (tile) =>
+      tile.areas.includes(area) &&
+      hasModel(tile.resource) &&
+      (!tile.permission || permissions.includes(tile.permission)),
+  );
   return (
-    <Card sx={{ mt: 2 }}>
-      <Title title="app.dashboard.title" />
-      <CardContent>
-        <Typography variant="h5" component="h2" gutterBottom>
-          {translate('app.dashboard.welcome', { name: identity?.fullName ?? '' })}
-        </Typography>
-        {identity?.role ? (
-          <Typography color="text.secondary">
-            {translate(`enums.role.${String(identity.role)}`)}
-          </Typography>
-        ) : null}
-      </CardContent>
-    </Card>
+    <>
+      <Title title={translate('app.dashboard.title')} />
+      <Typography variant="h5" component="h1" sx={{ mt: 2, mb: 2 }}>
+        {translate('app.dashboard.welcome', { name: identity?.fullName ?? '' })}
+      </Typography>
+      <Grid container spacing={2}>
+        {identity
+          ? tiles.map((tile) => (
+              <Grid key={tile.resource} size={{ xs: 12, sm: 6, md: 4, lg: 3 }}>
+                <CountTile tile={tile} userId={Number(identity.id)} />
+              </Grid>
+            ))
+          : null}
+      </Grid>
+    </>
   );
 }

@@ -19,16 +19,19 @@ function Message({
   title,
   text,
   action,
+  inLayout,
 }: {
   title: string;
   text: string;
   action: React.ReactNode;
+  inLayout?: boolean;
 }) {
   const translate = useTranslate();
   return (
     <Box
+      data-testid="message-page"
       sx={{
-        minHeight: '100vh',
+        minHeight: inLayout ? '50vh' : '100vh',
         display: 'flex',
         flexDirection: 'column',
         alignItems: 'center',
@@ -47,10 +50,12 @@ function Message({
   );
 }
 
-export function NotFoundPage() {
+/** 404; inside an area's layout (`inLayout`) it keeps the menu. */
+export function NotFoundPage({ inLayout }: { inLayout?: boolean }) {
   const translate = useTranslate();
   return (
     <Message
+      inLayout={inLayout}
       title="app.notFound.title"
       text="app.notFound.text"
       action={

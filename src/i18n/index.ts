@@ -1,102 +1,328 @@
 /**
- * i18next behind react-admin (ra-i18n-i18next). Default language de, the choice stored locally.
- * Each language is one bundle: react-admin's own messages plus the app's keys, loaded on demand;
- * the app shows a spinner until the selected language is loaded (src/App.tsx).
+ * i18next behind react-admin (ra-i18n-i18next), fed from the localization API (spec §7): every text
+ * the user reads — ours and react-admin's own — is a translation key in the database.
+ *
+ * Start-up (src/App.tsx shows its spinner until this resolves): the language list is loaded and
+ * retried once on failure; then the chosen language's translations and those of the fallbacks de
+ * and en (each retried once), page by page. Default language de; the choice is kept in
+ * localStorage ('language') and, for a signed-in user, saved in their preferences
+ * (PUT /api/account/settings). Switching language loads that language once and re-renders in
+ * place (react-admin re-keys its tree), no reload.
+ *
+ * A key missing in the chosen language shows the de text, else the en text, else react-admin's
+ * default (`_`), else the key made readable ("resources.users.fields.firstName" → "First name") —
+ * never the raw key — and is reported (./missing.ts). Sentences the server answers are translated
+ * through ./serverMessages.ts. Keys are flat and dotted (i18next keySeparator off).
  */
-import { type BackendModule, createInstance, type Resource } from 'i18next';
-import { convertRaTranslationsToI18next, getI18nProvider } from 'ra-i18n-i18next';
+import { createInstance, type i18n as I18next, type Resource } from 'i18next';
+import { getI18nProvider } from 'ra-i18n-i18next';
 import type { I18nProvider } from 'react-admin';
+import { readStoredToken } from '../dataProvider/httpClient.ts';
+import {
+  createLocalizationClient,
+  type Language as ApiLanguage,
+  type LocalizationClient,
+  retryOnce,
+} from './api.ts';
+import { createMissingKeyReporter, type MissingKeyReporter } from './missing.ts';
+import { translateServerMessage } from './serverMessages.ts';
 
 export const LANGUAGES = ['de', 'en', 'fr', 'it'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: Language = 'de';
+/** Where a missing key is looked up next, in this order (the issue: de, then en). */
+export const FALLBACK_LANGUAGES: Language[] = ['de', 'en'];
 export const LANGUAGE_STORAGE_KEY = 'language';
+/** Texts per request when a language is loaded (the API allows up to 2000). */
+const PAGE_SIZE = 2000;
 
-export const AVAILABLE_LOCALES = [
-  { locale: 'de', name: 'Deutsch' },
-  { locale: 'en', name: 'English' },
-  { locale: 'fr', name: 'Français' },
-  { locale: 'it', name: 'Italiano' },
-];
-
-type Messages = Record<string, unknown>;
-
-const loaders: Record<Language, () => Promise<[Messages, Messages]>> = {
-  de: () =>
-    Promise.all([import('./ra/de.ts'), import('./locales/de.json')]).then(([ra, app]) => [
-      ra.default,
-      app.default,
-    ]),
-  en: () =>
-    Promise.all([import('ra-language-english'), import('./locales/en.json')]).then(([ra, app]) => [
-      ra.default,
-      app.default,
-    ]),
-  fr: () =>
-    Promise.all([import('ra-language-french'), import('./locales/fr.json')]).then(([ra, app]) => [
-      ra.default,
-      app.default,
-    ]),
-  it: () =>
-    Promise.all([import('./ra/it.ts'), import('./locales/it.json')]).then(([ra, app]) => [
-      ra.default,
-      app.default,
-    ]),
-};
+/** Key namespaces always recognised as keys (others are learnt from the loaded texts). */
+const BASE_NAMESPACES = ['app', 'ra', 'resources', 'enums', 'products'];
+const KEY_SHAPE = /^[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)+$/;
+/** Keys react-admin probes with a default of its own; their absence is normal, not reported. */
+const OPTIONAL_KEYS =
+  /^resources\.[^.]+\.(forcedCaseName|page|action|notifications|empty|invite|message)(\.|$)/;
 
 export const isLanguage = (value: unknown): value is Language =>
   LANGUAGES.includes(value as Language);
 
+/**
+ * The language to start in: the choice kept in this browser, else the signed-in user's preference
+ * (kept with the session's user at login), else de.
+ */
 export function storedLanguage(): Language {
-  const stored =
-    typeof localStorage === 'undefined' ? null : localStorage.getItem(LANGUAGE_STORAGE_KEY);
-  return isLanguage(stored) ? stored : DEFAULT_LANGUAGE;
+  try {
+    const stored = globalThis.localStorage?.getItem(LANGUAGE_STORAGE_KEY);
+    if (isLanguage(stored)) return stored;
+    const user = JSON.parse(globalThis.localStorage?.getItem('user') ?? 'null') as {
+      language?: unknown;
+    } | null;
+    return isLanguage(user?.language) ? user.language : DEFAULT_LANGUAGE;
+  } catch {
+    return DEFAULT_LANGUAGE;
+  }
 }
 
-/** Bundles of one language: react-admin's messages (polyglot syntax converted) and ours. */
-export async function loadMessages(language: Language): Promise<Messages> {
-  const [ra, app] = await loaders[language]();
-  return { ...(convertRaTranslationsToI18next(ra) as Messages), ...app };
+/** "resources.users.fields.firstName" → "First name"; "resources.lead-sources.name_other" → "Lead sources". */
+export function humanizeKey(key: string): string {
+  const segments = key.split('.').filter(Boolean);
+  let index = segments.length - 1;
+  while (
+    index > 0 &&
+    /^(_label|name|name_(one|other|many|zero|two|few)|_one|_other)$/.test(segments[index])
+  )
+    index -= 1;
+  const words = (segments[index] ?? key)
+    .replace(/_(one|other|many|zero|two|few)$/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : key;
 }
 
-const backend: BackendModule = {
-  type: 'backend',
-  init() {},
-  read(language, _namespace, callback) {
-    if (!isLanguage(language)) return callback(null, {});
-    loadMessages(language).then(
-      (messages) => callback(null, messages as Resource),
-      (error: Error) => callback(error, null),
+/**
+ * The texts of the loaded languages: language → key → text (empty texts are left out: they are
+ * missing; a blank one such as react-admin's ra.boolean.null ' ' is a text). Shared by the provider and the translation-keys screen.
+ */
+export class TranslationCatalogue {
+  readonly texts = new Map<string, Map<string, string>>();
+  private readonly namespaces = new Set(BASE_NAMESPACES);
+
+  constructor(
+    readonly languages: ApiLanguage[],
+    private readonly client: LocalizationClient,
+  ) {}
+
+  languageId(abbreviation: string): number | undefined {
+    return this.languages.find((language) => language.abbreviation === abbreviation)?.id;
+  }
+
+  isLoaded(language: string): boolean {
+    return this.texts.has(language);
+  }
+
+  /** Loads (or reloads) one language, all pages; each request is retried once. */
+  async load(language: string): Promise<Map<string, string>> {
+    const languageId = this.languageId(language);
+    if (languageId === undefined) throw new Error(`Unknown language ${language}`);
+    const texts = new Map<string, string>();
+    let page = 1;
+    let lastPage = 1;
+    do {
+      const current = page;
+      const answer = await retryOnce(() =>
+        this.client.translations({ languageId, page: current, perPage: PAGE_SIZE }),
+      );
+      for (const row of answer.data) {
+        if (row.text !== '') texts.set(row.translationKey, row.text);
+      }
+      lastPage = answer.meta.lastPage;
+      page += 1;
+    } while (page <= lastPage);
+    for (const key of texts.keys()) this.namespaces.add(key.slice(0, key.indexOf('.')));
+    this.texts.set(language, texts);
+    return texts;
+  }
+
+  has(language: string, key: string, plural = false): boolean {
+    const texts = this.texts.get(language);
+    if (!texts) return false;
+    if (texts.has(key)) return true;
+    return plural && (texts.has(`${key}_other`) || texts.has(`${key}_one`));
+  }
+
+  /** A string that names a key (dotted, in a known namespace) rather than a text. */
+  looksLikeKey(text: string): boolean {
+    return KEY_SHAPE.test(text) && this.namespaces.has(text.slice(0, text.indexOf('.')));
+  }
+
+  /** i18next resources: one flat namespace per loaded language. */
+  resources(): Resource {
+    return Object.fromEntries(
+      [...this.texts].map(([language, texts]) => [
+        language,
+        { translation: Object.fromEntries(texts) },
+      ]),
     );
-  },
-};
+  }
+}
+
+export interface Localization {
+  catalogue: TranslationCatalogue;
+  client: LocalizationClient;
+  reporter: MissingKeyReporter;
+  i18next: I18next;
+  /** Reloads the loaded languages (after an admin saved texts); listeners re-render. */
+  reload(): Promise<void>;
+  subscribe(listener: () => void): () => void;
+  version(): number;
+}
+
+let current: Localization | undefined;
+
+/** The running localization (undefined before createI18nProvider resolved). */
+export const activeLocalization = (): Localization | undefined => current;
+
+/** Saves the choice in the signed-in user's preferences (the settings API); never fails. */
+async function savePreference(language: string): Promise<void> {
+  const token = readStoredToken();
+  if (!token) return;
+  try {
+    await fetch('/api/account/settings', {
+      method: 'PUT',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        Authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({ language }),
+    });
+  } catch {
+    // The local choice stays; the preference is saved the next time.
+  }
+}
+
+export interface CreateOptions {
+  client?: LocalizationClient;
+  /** Saving the choice in the user's preferences (default: PUT /api/account/settings). */
+  savePreference?: (language: string) => Promise<void>;
+  /** Delay of the missing-key reports (tests). */
+  reportDelayMs?: number;
+}
 
 export async function createI18nProvider(
-  language: Language = storedLanguage(),
+  language: string = storedLanguage(),
+  options: CreateOptions = {},
 ): Promise<I18nProvider> {
-  const instance = createInstance().use(backend);
-  const provider = await getI18nProvider(
+  const client = options.client ?? createLocalizationClient();
+  const languages = await retryOnce(() => client.languages());
+  if (languages.length === 0) throw new Error('The server lists no languages.');
+  const catalogue = new TranslationCatalogue(languages, client);
+  const known = (abbreviation: string) => catalogue.languageId(abbreviation) !== undefined;
+  const initial = known(language)
+    ? language
+    : known(DEFAULT_LANGUAGE)
+      ? DEFAULT_LANGUAGE
+      : languages[0].abbreviation;
+  const fallbacks = FALLBACK_LANGUAGES.filter(known);
+  await Promise.all([...new Set([initial, ...fallbacks])].map((code) => catalogue.load(code)));
+
+  const reporter = createMissingKeyReporter({
+    send: (entries) => client.reportMissing(entries),
+    languageIdOf: (code) => catalogue.languageId(code),
+    delayMs: options.reportDelayMs,
+  });
+  const instance = createInstance();
+  const base = await getI18nProvider(
     instance,
     {
-      lng: language,
-      fallbackLng: ['de', 'en'],
-      supportedLngs: [...LANGUAGES],
+      lng: initial,
+      fallbackLng: fallbacks,
+      supportedLngs: languages.map((entry) => entry.abbreviation),
       load: 'languageOnly',
+      resources: catalogue.resources(),
+      keySeparator: false,
       nsSeparator: false,
-      interpolation: { escapeValue: false },
       returnNull: false,
+      returnEmptyString: false,
+      interpolation: { escapeValue: false },
     },
-    AVAILABLE_LOCALES,
+    [],
   );
-  const changeLocale = provider.changeLocale;
+
+  const listeners = new Set<() => void>();
+  let version = 0;
+  const install = (code: string) => {
+    instance.addResourceBundle(
+      code,
+      'translation',
+      Object.fromEntries(catalogue.texts.get(code) ?? []),
+      false,
+      true,
+    );
+  };
+  const ensureLoaded = async (code: string) => {
+    if (catalogue.isLoaded(code)) return;
+    await catalogue.load(code);
+    install(code);
+  };
+
+  const translate = (key: string, values: Record<string, unknown> = {}): string => {
+    if (typeof key !== 'string') return String(key ?? '');
+    if (key === '') return '';
+    const chosen = instance.language;
+    const plural = values.smart_count !== undefined || values.count !== undefined;
+    if (catalogue.has(chosen, key, plural)) return base.translate(key, values);
+    if (!catalogue.looksLikeKey(key)) {
+      const server = translateServerMessage(key, (messageKey, messageValues) =>
+        translate(messageKey, messageValues),
+      );
+      if (server !== undefined) return server;
+      return values._ !== undefined ? base.translate(key, values) : key;
+    }
+    const inFallback = fallbacks.some(
+      (code) => code !== chosen && catalogue.has(code, key, plural),
+    );
+    if (inFallback) {
+      reporter.report(key, chosen, 'fallback');
+      return base.translate(key, values);
+    }
+    // react-admin passes the key itself as the default of a label (`_: label`): not a text.
+    const fallbackText = values._;
+    if (
+      typeof fallbackText === 'string' &&
+      fallbackText !== key &&
+      !catalogue.looksLikeKey(fallbackText)
+    ) {
+      if (!OPTIONAL_KEYS.test(key)) reporter.report(key, chosen, 'default');
+      return base.translate(key, values);
+    }
+    reporter.report(key, chosen, 'humanized');
+    return humanizeKey(key);
+  };
+
+  const localization: Localization = {
+    catalogue,
+    client,
+    reporter,
+    i18next: instance,
+    async reload() {
+      const loaded = [...catalogue.texts.keys()];
+      await Promise.all(loaded.map((code) => catalogue.load(code)));
+      for (const code of loaded) install(code);
+      version += 1;
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    version: () => version,
+  };
+  current = localization;
+  if (typeof document !== 'undefined') document.documentElement.lang = initial;
+
+  const save = options.savePreference ?? savePreference;
   return {
-    ...provider,
+    translate,
+    getLocale: () => instance.language,
+    getLocales: () =>
+      languages.map(({ abbreviation }) => ({
+        locale: abbreviation,
+        name: translate(`app.languageNames.${abbreviation}`),
+      })),
     changeLocale: async (locale: string) => {
-      await changeLocale(locale);
-      if (isLanguage(locale)) {
+      if (!known(locale)) throw new Error(`Unknown language ${locale}`);
+      await ensureLoaded(locale);
+      await base.changeLocale(locale);
+      try {
         localStorage.setItem(LANGUAGE_STORAGE_KEY, locale);
-        document.documentElement.lang = locale;
+      } catch {
+        // Storage refused: the choice lasts for this page.
       }
+      if (typeof document !== 'undefined') document.documentElement.lang = locale;
+      void save(locale);
     },
   };
 }

@@ -13,7 +13,8 @@ export function LanguageSwitcher() {
       value={locale}
       onChange={(event) => setLocale(event.target.value)}
       inputProps={{ 'aria-label': translate('app.language') }}
-      sx={{ minWidth: 72, '& .MuiInputBase-root': { color: 'inherit' } }}
+      fullWidth={false}
+      sx={{ minWidth: 140, '& .MuiInputBase-root': { color: 'inherit' } }}
     >
       {locales.map(({ locale: code, name }) => (
         <MenuItem key={code} value={code} lang={code}>

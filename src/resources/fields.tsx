@@ -8,12 +8,10 @@ import {
   ArrayField,
   BooleanField,
   Datagrid,
-  DateField,
   EmailField,
   FunctionField,
   ImageField,
   Labeled,
-  NumberField,
   ReferenceArrayField,
   ReferenceField,
   SelectField,
@@ -21,6 +19,8 @@ import {
   UrlField,
   useTranslate,
 } from 'react-admin';
+import { LocalizedDateField, SwissNumberField } from '../i18n/components.tsx';
+import { isChf } from '../i18n/format.ts';
 import type { FieldModel, JsonSchema, ResourceModel } from '../schema/model.ts';
 import { enumChoices, enumKey, fieldLabelKey, objectLabelKey } from './labels.ts';
 
@@ -52,10 +52,18 @@ function nestedField(
   const label = fieldLabelKey(resource, path);
   if (schema.type === 'boolean') return <BooleanField key={source} source={source} label={label} />;
   if (schema.type === 'integer' || schema.type === 'number')
-    return <NumberField key={source} source={source} label={label} />;
+    return (
+      <SwissNumberField
+        key={source}
+        source={source}
+        label={label}
+        chf={isChf(schema)}
+        textAlign="right"
+      />
+    );
   if (schema.format === 'date' || schema.format === 'date-time') {
     return (
-      <DateField
+      <LocalizedDateField
         key={source}
         source={source}
         label={label}
@@ -87,11 +95,11 @@ export function fieldFor(
       return <BooleanField {...common} />;
     case 'integer':
     case 'number':
-      return <NumberField {...common} locales="de-CH" />;
+      return <SwissNumberField {...common} chf={isChf(schema)} textAlign="right" />;
     case 'date':
-      return <DateField {...common} />;
+      return <LocalizedDateField {...common} />;
     case 'datetime':
-      return <DateField {...common} showTime />;
+      return <LocalizedDateField {...common} showTime />;
     case 'time':
       return <TextField {...common} />;
     case 'enum':

@@ -11,8 +11,6 @@ import {
   AutocompleteInput,
   BooleanInput,
   CheckboxGroupInput,
-  DateInput,
-  DateTimeInput,
   email,
   maxLength,
   maxValue,
@@ -32,6 +30,7 @@ import {
   useTranslate,
   type Validator,
 } from 'react-admin';
+import { LocalizedDateInput } from '../i18n/components.tsx';
 import type { FieldModel, JsonSchema, ResourceModel } from '../schema/model.ts';
 import { enumChoices, fieldLabelKey, objectLabelKey } from './labels.ts';
 
@@ -71,8 +70,8 @@ function plainInput(
         choices={enumChoices(schema, schema['x-enum'] ?? `${resource}.${path}`)}
       />
     );
-  if (schema.format === 'date') return <DateInput {...props} />;
-  if (schema.format === 'date-time') return <DateTimeInput {...props} />;
+  if (schema.format === 'date') return <LocalizedDateInput {...props} />;
+  if (schema.format === 'date-time') return <LocalizedDateInput {...props} showTime />;
   if (schema.format === 'time') return <TimeInput {...props} />;
   return <TextInput {...props} type={schema.format === 'email' ? 'email' : 'text'} />;
 }
@@ -221,7 +220,13 @@ export function filtersFor(model: ResourceModel): ReactElement[] {
       case 'date':
       case 'datetime':
         filters.push(
-          <DateInput key={`${field.name}_gte`} source={`${field.name}_gte`} label={label} />,
+          <LocalizedDateInput
+            key={`${field.name}_gte`}
+            source={`${field.name}_gte`}
+            label={label}
+            startOfDayTimestamp={field.kind === 'datetime'}
+            isFilter
+          />,
         );
         break;
       default:

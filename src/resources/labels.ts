@@ -40,6 +40,11 @@ export function representRecord(
       record[`${localizedName}En`];
     return String(value ?? `#${record.id}`);
   }
+  for (const template of model.resource.representation ?? []) {
+    const names = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+    if (names.every((name) => String(record[name] ?? '').trim() !== ''))
+      return template.replace(/\{(\w+)\}/g, (_match, name: string) => String(record[name]));
+  }
   if (recordRepresentation) {
     const field = model.fields.find((candidate) => candidate.name === recordRepresentation);
     const value = record[recordRepresentation];

@@ -20,3 +20,5 @@ export function getModel(name: string): ResourceModel {
   if (!model) throw new Error(`No schema for resource "${name}"`);
   return model;
 }
+
+export const hasModel = (name: string): boolean => BY_NAME.has(name);

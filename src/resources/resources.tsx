@@ -1,6 +1,6 @@
 /**
- * <Resource> elements for every schema: generic views, lazily loaded, unless a resource overrides
- * one of them in ./overrides.ts.
+ * Views of every schema resource: generic ones, lazily loaded, unless a resource overrides one of
+ * them in ./overrides.ts.
  */
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import { Resource } from 'react-admin';
@@ -16,18 +16,23 @@ const GENERIC: Record<ViewKind, LazyExoticComponent<ComponentType>> = {
   create: lazy(() => import('./views.tsx').then((module) => ({ default: module.GenericCreate }))),
 };
 
-const view = (model: ResourceModel, kind: ViewKind) =>
-  OVERRIDES[model.name]?.[kind] ?? GENERIC[kind];
+/** The component of one view of a resource: its override, or the generic one. */
+export const resourceView = (resource: string, kind: ViewKind) =>
+  OVERRIDES[resource]?.[kind] ?? GENERIC[kind];
 
-export function resourceElements(models: ResourceModel[] = MODELS) {
+/**
+ * Registers resources with react-admin (record representation, which views exist) without
+ * routes: the route table (src/routes.tsx) places the views at the spec's paths.
+ */
+export function resourceRegistrations(models: ResourceModel[] = MODELS) {
   return models.map((model) => (
     <Resource
       key={model.name}
       name={model.name}
-      list={view(model, 'list')}
-      show={view(model, 'show')}
-      edit={view(model, 'edit')}
-      create={view(model, 'create')}
+      intent="registration"
+      hasCreate
+      hasEdit
+      hasShow
       recordRepresentation={(record) => representRecord(model, record)}
     />
   ));

@@ -23,14 +23,17 @@ export type AccessRule = Permission | 'authenticated' | 'nobody';
 export interface XResource {
   /** Field shown when another record refers to this one. */
   recordRepresentation?: string;
+  /**
+   * Templates shown instead, when the text needs several fields: the first whose `{field}`s are
+   * all filled wins (customers: `["{organization}", "{firstName} {lastName}"]`).
+   */
+  representation?: string[];
   /** Prefix of per-language name fields (`name` → nameDe, nameEn, nameFr, nameIt): shown in the user's language. */
   localizedName?: string;
   /** Fields the `search` query parameter looks in (case-insensitive substring). */
   search?: string[];
   /** Default list order. */
   defaultSort?: { field: string; order: 'ASC' | 'DESC' };
-  /** Menu group the resource appears in. */
-  menu?: string;
 }
 
 /** Root keyword `x-permissions`: the access rule of each action (the server enforces it). */
@@ -50,7 +53,7 @@ export interface XProperty {
   /** Offered as a list filter in the UI and accepted as a query filter by the API. */
   'x-filter'?: boolean;
   /** Input/field variant: textarea, image, password. */
-  'x-widget'?: 'textarea' | 'image' | 'password';
+  'x-widget'?: 'textarea' | 'image' | 'password' | 'chf';
   /** Name of the enum for translation keys `enums.<name>.<value>`. */
   'x-enum'?: string;
   /** Translation prefix for the value itself (`<prefix>.<value>`), e.g. product keys. */
@@ -65,6 +68,10 @@ export interface XProperty {
   'x-owner'?: boolean;
   /** Marks the reference whose record decides visibility (a household member follows its customer). */
   'x-owner-via'?: boolean;
+  /** Marks the reference to sub-brokers whose external users see the record (customers.subBrokerId). */
+  'x-sub-broker'?: boolean;
+  /** Section of a hand-written form the field belongs to (users: user, entity, assignment). */
+  'x-group'?: string;
 }
 
 export const ROOT_KEYWORDS = ['x-resource', 'x-permissions'] as const;
@@ -80,6 +87,8 @@ export const PROPERTY_KEYWORDS = [
   'x-sortable',
   'x-owner',
   'x-owner-via',
+  'x-sub-broker',
+  'x-group',
 ] as const;
 
 const KEYWORD_TYPES: Record<string, string | string[]> = {
@@ -96,6 +105,8 @@ const KEYWORD_TYPES: Record<string, string | string[]> = {
   'x-sortable': 'boolean',
   'x-owner': 'boolean',
   'x-owner-via': 'boolean',
+  'x-sub-broker': 'boolean',
+  'x-group': 'string',
 };
 
 /** Declare the vocabulary to an ajv instance (annotation-only keywords, no validation effect). */

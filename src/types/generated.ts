@@ -28,6 +28,999 @@ export interface Company {
   products?: number[];
 }
 
+/** Resource `customers`. */
+/**
+ * A customer of the brokerage: a person or a company (isCompany). Visible to its assigned consultant (x-owner) and to the back office. Rules across fields (zip for CH/LI, dates, organization of a company, permit of Swiss nationals) live in server/customers/rules.ts. partnershipDate precedes dateOfBirth on purpose: the rule "partnership not before birth" is checked on the merged record, and fields are patched one at a time in this order.
+ */
+export interface Customer {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  isCompany?: boolean;
+  /**
+   * Company name (companies).
+   */
+  organization?: string;
+  /**
+   * First name; for a company, of its contact person.
+   */
+  firstName: string;
+  /**
+   * Last name; for a company, of its contact person.
+   */
+  lastName: string;
+  gender?: 'male' | 'female' | 'other';
+  maritalStatus?:
+    | 'single'
+    | 'married'
+    | 'registered_partnership'
+    | 'separated'
+    | 'divorced'
+    | 'dissolved_partnership'
+    | 'widowed';
+  /**
+   * Date of the marriage or registered partnership; not before the date of birth.
+   */
+  partnershipDate?: string;
+  /**
+   * Not in the future.
+   */
+  dateOfBirth?: string;
+  nationality?:
+    | 'AD'
+    | 'AE'
+    | 'AF'
+    | 'AG'
+    | 'AI'
+    | 'AL'
+    | 'AM'
+    | 'AO'
+    | 'AQ'
+    | 'AR'
+    | 'AS'
+    | 'AT'
+    | 'AU'
+    | 'AW'
+    | 'AX'
+    | 'AZ'
+    | 'BA'
+    | 'BB'
+    | 'BD'
+    | 'BE'
+    | 'BF'
+    | 'BG'
+    | 'BH'
+    | 'BI'
+    | 'BJ'
+    | 'BL'
+    | 'BM'
+    | 'BN'
+    | 'BO'
+    | 'BQ'
+    | 'BR'
+    | 'BS'
+    | 'BT'
+    | 'BV'
+    | 'BW'
+    | 'BY'
+    | 'BZ'
+    | 'CA'
+    | 'CC'
+    | 'CD'
+    | 'CF'
+    | 'CG'
+    | 'CH'
+    | 'CI'
+    | 'CK'
+    | 'CL'
+    | 'CM'
+    | 'CN'
+    | 'CO'
+    | 'CR'
+    | 'CU'
+    | 'CV'
+    | 'CW'
+    | 'CX'
+    | 'CY'
+    | 'CZ'
+    | 'DE'
+    | 'DJ'
+    | 'DK'
+    | 'DM'
+    | 'DO'
+    | 'DZ'
+    | 'EC'
+    | 'EE'
+    | 'EG'
+    | 'EH'
+    | 'ER'
+    | 'ES'
+    | 'ET'
+    | 'FI'
+    | 'FJ'
+    | 'FK'
+    | 'FM'
+    | 'FO'
+    | 'FR'
+    | 'GA'
+    | 'GB'
+    | 'GD'
+    | 'GE'
+    | 'GF'
+    | 'GG'
+    | 'GH'
+    | 'GI'
+    | 'GL'
+    | 'GM'
+    | 'GN'
+    | 'GP'
+    | 'GQ'
+    | 'GR'
+    | 'GS'
+    | 'GT'
+    | 'GU'
+    | 'GW'
+    | 'GY'
+    | 'HK'
+    | 'HM'
+    | 'HN'
+    | 'HR'
+    | 'HT'
+    | 'HU'
+    | 'ID'
+    | 'IE'
+    | 'IL'
+    | 'IM'
+    | 'IN'
+    | 'IO'
+    | 'IQ'
+    | 'IR'
+    | 'IS'
+    | 'IT'
+    | 'JE'
+    | 'JM'
+    | 'JO'
+    | 'JP'
+    | 'KE'
+    | 'KG'
+    | 'KH'
+    | 'KI'
+    | 'KM'
+    | 'KN'
+    | 'KP'
+    | 'KR'
+    | 'KW'
+    | 'KY'
+    | 'KZ'
+    | 'LA'
+    | 'LB'
+    | 'LC'
+    | 'LI'
+    | 'LK'
+    | 'LR'
+    | 'LS'
+    | 'LT'
+    | 'LU'
+    | 'LV'
+    | 'LY'
+    | 'MA'
+    | 'MC'
+    | 'MD'
+    | 'ME'
+    | 'MF'
+    | 'MG'
+    | 'MH'
+    | 'MK'
+    | 'ML'
+    | 'MM'
+    | 'MN'
+    | 'MO'
+    | 'MP'
+    | 'MQ'
+    | 'MR'
+    | 'MS'
+    | 'MT'
+    | 'MU'
+    | 'MV'
+    | 'MW'
+    | 'MX'
+    | 'MY'
+    | 'MZ'
+    | 'NA'
+    | 'NC'
+    | 'NE'
+    | 'NF'
+    | 'NG'
+    | 'NI'
+    | 'NL'
+    | 'NO'
+    | 'NP'
+    | 'NR'
+    | 'NU'
+    | 'NZ'
+    | 'OM'
+    | 'PA'
+    | 'PE'
+    | 'PF'
+    | 'PG'
+    | 'PH'
+    | 'PK'
+    | 'PL'
+    | 'PM'
+    | 'PN'
+    | 'PR'
+    | 'PS'
+    | 'PT'
+    | 'PW'
+    | 'PY'
+    | 'QA'
+    | 'RE'
+    | 'RO'
+    | 'RS'
+    | 'RU'
+    | 'RW'
+    | 'SA'
+    | 'SB'
+    | 'SC'
+    | 'SD'
+    | 'SE'
+    | 'SG'
+    | 'SH'
+    | 'SI'
+    | 'SJ'
+    | 'SK'
+    | 'SL'
+    | 'SM'
+    | 'SN'
+    | 'SO'
+    | 'SR'
+    | 'SS'
+    | 'ST'
+    | 'SV'
+    | 'SX'
+    | 'SY'
+    | 'SZ'
+    | 'TC'
+    | 'TD'
+    | 'TF'
+    | 'TG'
+    | 'TH'
+    | 'TJ'
+    | 'TK'
+    | 'TL'
+    | 'TM'
+    | 'TN'
+    | 'TO'
+    | 'TR'
+    | 'TT'
+    | 'TV'
+    | 'TW'
+    | 'TZ'
+    | 'UA'
+    | 'UG'
+    | 'UM'
+    | 'US'
+    | 'UY'
+    | 'UZ'
+    | 'VA'
+    | 'VC'
+    | 'VE'
+    | 'VG'
+    | 'VI'
+    | 'VN'
+    | 'VU'
+    | 'WF'
+    | 'WS'
+    | 'XK'
+    | 'YE'
+    | 'YT'
+    | 'ZA'
+    | 'ZM'
+    | 'ZW';
+  permitType?: 'B' | 'C' | 'Ci' | 'F' | 'G' | 'L' | 'N' | 'S';
+  street?: string;
+  addressNumber?: string;
+  /**
+   * Four digits in Switzerland and Liechtenstein; free elsewhere.
+   */
+  zip?: string;
+  city?: string;
+  country?:
+    | 'AD'
+    | 'AE'
+    | 'AF'
+    | 'AG'
+    | 'AI'
+    | 'AL'
+    | 'AM'
+    | 'AO'
+    | 'AQ'
+    | 'AR'
+    | 'AS'
+    | 'AT'
+    | 'AU'
+    | 'AW'
+    | 'AX'
+    | 'AZ'
+    | 'BA'
+    | 'BB'
+    | 'BD'
+    | 'BE'
+    | 'BF'
+    | 'BG'
+    | 'BH'
+    | 'BI'
+    | 'BJ'
+    | 'BL'
+    | 'BM'
+    | 'BN'
+    | 'BO'
+    | 'BQ'
+    | 'BR'
+    | 'BS'
+    | 'BT'
+    | 'BV'
+    | 'BW'
+    | 'BY'
+    | 'BZ'
+    | 'CA'
+    | 'CC'
+    | 'CD'
+    | 'CF'
+    | 'CG'
+    | 'CH'
+    | 'CI'
+    | 'CK'
+    | 'CL'
+    | 'CM'
+    | 'CN'
+    | 'CO'
+    | 'CR'
+    | 'CU'
+    | 'CV'
+    | 'CW'
+    | 'CX'
+    | 'CY'
+    | 'CZ'
+    | 'DE'
+    | 'DJ'
+    | 'DK'
+    | 'DM'
+    | 'DO'
+    | 'DZ'
+    | 'EC'
+    | 'EE'
+    | 'EG'
+    | 'EH'
+    | 'ER'
+    | 'ES'
+    | 'ET'
+    | 'FI'
+    | 'FJ'
+    | 'FK'
+    | 'FM'
+    | 'FO'
+    | 'FR'
+    | 'GA'
+    | 'GB'
+    | 'GD'
+    | 'GE'
+    | 'GF'
+    | 'GG'
+    | 'GH'
+    | 'GI'
+    | 'GL'
+    | 'GM'
+    | 'GN'
+    | 'GP'
+    | 'GQ'
+    | 'GR'
+    | 'GS'
+    | 'GT'
+    | 'GU'
+    | 'GW'
+    | 'GY'
+    | 'HK'
+    | 'HM'
+    | 'HN'
+    | 'HR'
+    | 'HT'
+    | 'HU'
+    | 'ID'
+    | 'IE'
+    | 'IL'
+    | 'IM'
+    | 'IN'
+    | 'IO'
+    | 'IQ'
+    | 'IR'
+    | 'IS'
+    | 'IT'
+    | 'JE'
+    | 'JM'
+    | 'JO'
+    | 'JP'
+    | 'KE'
+    | 'KG'
+    | 'KH'
+    | 'KI'
+    | 'KM'
+    | 'KN'
+    | 'KP'
+    | 'KR'
+    | 'KW'
+    | 'KY'
+    | 'KZ'
+    | 'LA'
+    | 'LB'
+    | 'LC'
+    | 'LI'
+    | 'LK'
+    | 'LR'
+    | 'LS'
+    | 'LT'
+    | 'LU'
+    | 'LV'
+    | 'LY'
+    | 'MA'
+    | 'MC'
+    | 'MD'
+    | 'ME'
+    | 'MF'
+    | 'MG'
+    | 'MH'
+    | 'MK'
+    | 'ML'
+    | 'MM'
+    | 'MN'
+    | 'MO'
+    | 'MP'
+    | 'MQ'
+    | 'MR'
+    | 'MS'
+    | 'MT'
+    | 'MU'
+    | 'MV'
+    | 'MW'
+    | 'MX'
+    | 'MY'
+    | 'MZ'
+    | 'NA'
+    | 'NC'
+    | 'NE'
+    | 'NF'
+    | 'NG'
+    | 'NI'
+    | 'NL'
+    | 'NO'
+    | 'NP'
+    | 'NR'
+    | 'NU'
+    | 'NZ'
+    | 'OM'
+    | 'PA'
+    | 'PE'
+    | 'PF'
+    | 'PG'
+    | 'PH'
+    | 'PK'
+    | 'PL'
+    | 'PM'
+    | 'PN'
+    | 'PR'
+    | 'PS'
+    | 'PT'
+    | 'PW'
+    | 'PY'
+    | 'QA'
+    | 'RE'
+    | 'RO'
+    | 'RS'
+    | 'RU'
+    | 'RW'
+    | 'SA'
+    | 'SB'
+    | 'SC'
+    | 'SD'
+    | 'SE'
+    | 'SG'
+    | 'SH'
+    | 'SI'
+    | 'SJ'
+    | 'SK'
+    | 'SL'
+    | 'SM'
+    | 'SN'
+    | 'SO'
+    | 'SR'
+    | 'SS'
+    | 'ST'
+    | 'SV'
+    | 'SX'
+    | 'SY'
+    | 'SZ'
+    | 'TC'
+    | 'TD'
+    | 'TF'
+    | 'TG'
+    | 'TH'
+    | 'TJ'
+    | 'TK'
+    | 'TL'
+    | 'TM'
+    | 'TN'
+    | 'TO'
+    | 'TR'
+    | 'TT'
+    | 'TV'
+    | 'TW'
+    | 'TZ'
+    | 'UA'
+    | 'UG'
+    | 'UM'
+    | 'US'
+    | 'UY'
+    | 'UZ'
+    | 'VA'
+    | 'VC'
+    | 'VE'
+    | 'VG'
+    | 'VI'
+    | 'VN'
+    | 'VU'
+    | 'WF'
+    | 'WS'
+    | 'XK'
+    | 'YE'
+    | 'YT'
+    | 'ZA'
+    | 'ZM'
+    | 'ZW';
+  email?: string;
+  /**
+   * E.164 (+41 79 123 45 67, 0041 …) or Swiss local (079 123 45 67).
+   */
+  phoneNumber?: string;
+  /**
+   * @maxItems 4
+   */
+  correspondenceLanguages?: ('de' | 'fr' | 'it' | 'en')[];
+  /**
+   * @maxItems 10
+   */
+  languages?: (
+    | 'de'
+    | 'gsw'
+    | 'fr'
+    | 'it'
+    | 'rm'
+    | 'en'
+    | 'es'
+    | 'pt'
+    | 'sq'
+    | 'sr'
+    | 'hr'
+    | 'bs'
+    | 'mk'
+    | 'sl'
+    | 'tr'
+    | 'ku'
+    | 'ar'
+    | 'fa'
+    | 'ti'
+    | 'am'
+    | 'so'
+    | 'ta'
+    | 'si'
+    | 'hi'
+    | 'ur'
+    | 'ru'
+    | 'uk'
+    | 'pl'
+    | 'cs'
+    | 'hu'
+    | 'ro'
+    | 'bg'
+    | 'el'
+    | 'nl'
+    | 'sv'
+    | 'zh'
+    | 'ja'
+    | 'th'
+    | 'vi'
+    | 'tl'
+  )[];
+  otherLanguages?: string;
+  leadSource?: number;
+  /**
+   * Who recommended the customer, as free text.
+   */
+  recommendedBy?: string;
+  /**
+   * The existing customer who recommended this one.
+   */
+  recommendedByCustomerId?: number;
+  /**
+   * The consultant in charge. List filter also takes "me" and "none".
+   */
+  assignedTo?: number;
+  /**
+   * Storage key of the avatar image; set by POST /api/customers/{id}/avatar, served by GET.
+   */
+  avatar?: string;
+  notes?: string;
+  /**
+   * The sub-broker who brought the customer; its external users see the customer.
+   */
+  subBrokerId?: number;
+  infoComment?: string;
+}
+
+/** Resource `documents`. */
+/**
+ * A file of a customer (later also of contracts and appointments). The file is uploaded with POST /api/customers/{id}/documents (multipart) and downloaded with GET /api/documents/{id}/download; the record is visible exactly when its customer is (x-owner-via). A record created through the JSON API has no file (e.g. a paper original).
+ */
+export interface Document {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  customerId: number;
+  documentName: string;
+  documentType?:
+    | 'id_document'
+    | 'application'
+    | 'policy'
+    | 'offer'
+    | 'contract'
+    | 'mandate'
+    | 'invoice'
+    | 'claim'
+    | 'correspondence'
+    | 'other';
+  documentRelatedTo?: 'customer' | 'contract' | 'appointment';
+  /**
+   * Storage key of the file (server-chosen); null when the record has no file.
+   */
+  documentFile?: string;
+  /**
+   * The file name as uploaded (shown, never used as a path).
+   */
+  originalName?: string;
+  /**
+   * Detected from the content.
+   */
+  mimeType?: string;
+  sizeBytes?: number;
+  uploadedBy?: number;
+}
+
+/** Resource `external-users`. */
+/**
+ * An account of a sub-broker's staff. It signs in like a staff user (its login row in users has the role PARTNER and is kept in step by the server) and sees only the customers of its sub-broker, and what hangs off them.
+ */
+export interface ExternalUser {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone?: string;
+  /**
+   * The sub-broker whose customers the account sees.
+   */
+  subBrokerId: number;
+  language?: 'de' | 'en' | 'fr' | 'it';
+  isActive?: boolean;
+  note?: string;
+  /**
+   * The login row (set by the server).
+   */
+  userId?: number;
+}
+
+/** Resource `household-members`. */
+/**
+ * A family member of a customer. Visible exactly when its customer is (x-owner-via). Can be turned into a customer of its own (POST /api/household-members/{id}/convert), which links it (linkedCustomerId).
+ */
+export interface HouseholdMember {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  customerId: number;
+  relation?:
+    | 'spouse'
+    | 'partner'
+    | 'child'
+    | 'stepchild'
+    | 'parent'
+    | 'sibling'
+    | 'grandparent'
+    | 'grandchild'
+    | 'other';
+  /**
+   * Salutation or title (Dr., Prof.).
+   */
+  title?: string;
+  firstName: string;
+  lastName: string;
+  gender?: 'male' | 'female' | 'other';
+  maritalStatus?:
+    | 'single'
+    | 'married'
+    | 'registered_partnership'
+    | 'separated'
+    | 'divorced'
+    | 'dissolved_partnership'
+    | 'widowed';
+  /**
+   * Not before the date of birth.
+   */
+  partnershipDate?: string;
+  /**
+   * Not in the future.
+   */
+  dateOfBirth?: string;
+  occupation?: string;
+  nationality?:
+    | 'AD'
+    | 'AE'
+    | 'AF'
+    | 'AG'
+    | 'AI'
+    | 'AL'
+    | 'AM'
+    | 'AO'
+    | 'AQ'
+    | 'AR'
+    | 'AS'
+    | 'AT'
+    | 'AU'
+    | 'AW'
+    | 'AX'
+    | 'AZ'
+    | 'BA'
+    | 'BB'
+    | 'BD'
+    | 'BE'
+    | 'BF'
+    | 'BG'
+    | 'BH'
+    | 'BI'
+    | 'BJ'
+    | 'BL'
+    | 'BM'
+    | 'BN'
+    | 'BO'
+    | 'BQ'
+    | 'BR'
+    | 'BS'
+    | 'BT'
+    | 'BV'
+    | 'BW'
+    | 'BY'
+    | 'BZ'
+    | 'CA'
+    | 'CC'
+    | 'CD'
+    | 'CF'
+    | 'CG'
+    | 'CH'
+    | 'CI'
+    | 'CK'
+    | 'CL'
+    | 'CM'
+    | 'CN'
+    | 'CO'
+    | 'CR'
+    | 'CU'
+    | 'CV'
+    | 'CW'
+    | 'CX'
+    | 'CY'
+    | 'CZ'
+    | 'DE'
+    | 'DJ'
+    | 'DK'
+    | 'DM'
+    | 'DO'
+    | 'DZ'
+    | 'EC'
+    | 'EE'
+    | 'EG'
+    | 'EH'
+    | 'ER'
+    | 'ES'
+    | 'ET'
+    | 'FI'
+    | 'FJ'
+    | 'FK'
+    | 'FM'
+    | 'FO'
+    | 'FR'
+    | 'GA'
+    | 'GB'
+    | 'GD'
+    | 'GE'
+    | 'GF'
+    | 'GG'
+    | 'GH'
+    | 'GI'
+    | 'GL'
+    | 'GM'
+    | 'GN'
+    | 'GP'
+    | 'GQ'
+    | 'GR'
+    | 'GS'
+    | 'GT'
+    | 'GU'
+    | 'GW'
+    | 'GY'
+    | 'HK'
+    | 'HM'
+    | 'HN'
+    | 'HR'
+    | 'HT'
+    | 'HU'
+    | 'ID'
+    | 'IE'
+    | 'IL'
+    | 'IM'
+    | 'IN'
+    | 'IO'
+    | 'IQ'
+    | 'IR'
+    | 'IS'
+    | 'IT'
+    | 'JE'
+    | 'JM'
+    | 'JO'
+    | 'JP'
+    | 'KE'
+    | 'KG'
+    | 'KH'
+    | 'KI'
+    | 'KM'
+    | 'KN'
+    | 'KP'
+    | 'KR'
+    | 'KW'
+    | 'KY'
+    | 'KZ'
+    | 'LA'
+    | 'LB'
+    | 'LC'
+    | 'LI'
+    | 'LK'
+    | 'LR'
+    | 'LS'
+    | 'LT'
+    | 'LU'
+    | 'LV'
+    | 'LY'
+    | 'MA'
+    | 'MC'
+    | 'MD'
+    | 'ME'
+    | 'MF'
+    | 'MG'
+    | 'MH'
+    | 'MK'
+    | 'ML'
+    | 'MM'
+    | 'MN'
+    | 'MO'
+    | 'MP'
+    | 'MQ'
+    | 'MR'
+    | 'MS'
+    | 'MT'
+    | 'MU'
+    | 'MV'
+    | 'MW'
+    | 'MX'
+    | 'MY'
+    | 'MZ'
+    | 'NA'
+    | 'NC'
+    | 'NE'
+    | 'NF'
+    | 'NG'
+    | 'NI'
+    | 'NL'
+    | 'NO'
+    | 'NP'
+    | 'NR'
+    | 'NU'
+    | 'NZ'
+    | 'OM'
+    | 'PA'
+    | 'PE'
+    | 'PF'
+    | 'PG'
+    | 'PH'
+    | 'PK'
+    | 'PL'
+    | 'PM'
+    | 'PN'
+    | 'PR'
+    | 'PS'
+    | 'PT'
+    | 'PW'
+    | 'PY'
+    | 'QA'
+    | 'RE'
+    | 'RO'
+    | 'RS'
+    | 'RU'
+    | 'RW'
+    | 'SA'
+    | 'SB'
+    | 'SC'
+    | 'SD'
+    | 'SE'
+    | 'SG'
+    | 'SH'
+    | 'SI'
+    | 'SJ'
+    | 'SK'
+    | 'SL'
+    | 'SM'
+    | 'SN'
+    | 'SO'
+    | 'SR'
+    | 'SS'
+    | 'ST'
+    | 'SV'
+    | 'SX'
+    | 'SY'
+    | 'SZ'
+    | 'TC'
+    | 'TD'
+    | 'TF'
+    | 'TG'
+    | 'TH'
+    | 'TJ'
+    | 'TK'
+    | 'TL'
+    | 'TM'
+    | 'TN'
+    | 'TO'
+    | 'TR'
+    | 'TT'
+    | 'TV'
+    | 'TW'
+    | 'TZ'
+    | 'UA'
+    | 'UG'
+    | 'UM'
+    | 'US'
+    | 'UY'
+    | 'UZ'
+    | 'VA'
+    | 'VC'
+    | 'VE'
+    | 'VG'
+    | 'VI'
+    | 'VN'
+    | 'VU'
+    | 'WF'
+    | 'WS'
+    | 'XK'
+    | 'YE'
+    | 'YT'
+    | 'ZA'
+    | 'ZM'
+    | 'ZW';
+  permitType?: 'B' | 'C' | 'Ci' | 'F' | 'G' | 'L' | 'N' | 'S';
+  sameHousehold?: boolean;
+  /**
+   * The customer record of this member, once turned into a customer.
+   */
+  linkedCustomerId?: number;
+}
+
 /** Resource `lead-sources`. */
 /**
  * Where a customer or lead came from; drives who sees it and who is notified.
@@ -63,6 +1056,22 @@ export interface LeadSource {
   };
 }
 
+/** Resource `notifications`. */
+/**
+ * An in-app notification for one user (read or unread). Features create them on the server; each user sees their own, user managers all.
+ */
+export interface Notification {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  userId: number;
+  level?: 'info' | 'success' | 'warning' | 'error';
+  title: string;
+  body?: string;
+  link?: string;
+  readAt?: string;
+}
+
 /** Resource `products`. */
 /**
  * The product catalogue: fixed product keys by group (spec §3). Ids are fixed across installs; the broker-mandate product is id 28.
@@ -75,6 +1084,69 @@ export interface Product {
   group: 'health' | 'life' | 'property_casualty' | 'finance' | 'other';
   sortOrder?: number;
   isActive?: boolean;
+}
+
+/** Resource `sub-broker-rules`. */
+/**
+ * A payout rule of a sub-broker (organizationId): from dateFrom to dateTo, business of insuranceType (optionally only with companyIds) pays the sub-broker percentagePayout percent, and shareOfMandateBusiness percent of the broker-mandate business.
+ */
+export interface SubBrokerRule {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * The sub-broker the rule belongs to.
+   */
+  organizationId: number;
+  dateFrom: string;
+  /**
+   * Last day the rule applies (empty: open-ended).
+   */
+  dateTo?: string;
+  /**
+   * Percent of the commission paid out to the sub-broker.
+   */
+  percentagePayout: number;
+  /**
+   * Percent of the broker-mandate business paid out to the sub-broker.
+   */
+  shareOfMandateBusiness?: number;
+  /**
+   * Product group the rule applies to (empty: all).
+   */
+  insuranceType?: 'health' | 'life' | 'property_casualty' | 'finance' | 'other';
+  /**
+   * Insurers the rule applies to (empty: all).
+   *
+   * @maxItems 200
+   */
+  companyIds?: number[];
+  isActive?: boolean;
+}
+
+/** Resource `sub-brokers`. */
+/**
+ * A partner brokerage that brings customers to the brokerage. It may belong to a parent sub-broker, has payout rules (sub-broker-rules) and its own accounts (external-users), who see only its customers.
+ */
+export interface SubBroker {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  name: string;
+  parentId?: number;
+  email?: string;
+  phone?: string;
+  address?: string;
+  addressNo?: string;
+  zipcode?: string;
+  city?: string;
+  /**
+   * Swiss business identification number (UID), e.g. CHE-123.456.789.
+   */
+  uid?: string;
+  contactName?: string;
+  contactEmail?: string;
+  contactPhone?: string;
 }
 
 /** Resource `sub-product-variants`. */
@@ -111,7 +1183,7 @@ export interface SubProduct {
 
 /** Resource `users`. */
 /**
- * A staff account (admin, back office, call centre, consultant, ...). Passwords live in a separate credentials table and are never part of this record.
+ * A staff account (admin, back office, call centre, consultant, ...) with its person data (user), its place in the brokerage (entity) and its commission terms (assignment). Passwords live in a separate credentials table and are never part of this record. Accounts of sub-brokers are external-users (their login row is here too, but they are not listed as staff).
  */
 export interface StaffUser {
   id?: number;
@@ -122,7 +1194,80 @@ export interface StaffUser {
   email: string;
   title?: string;
   phone?: string;
+  /**
+   * Regions (cantons) the user works in; appointmentsFilterByRegion uses them.
+   *
+   * @maxItems 26
+   */
+  districtIds?: (
+    | 'AG'
+    | 'AI'
+    | 'AR'
+    | 'BE'
+    | 'BL'
+    | 'BS'
+    | 'FR'
+    | 'GE'
+    | 'GL'
+    | 'GR'
+    | 'JU'
+    | 'LU'
+    | 'NE'
+    | 'NW'
+    | 'OW'
+    | 'SG'
+    | 'SH'
+    | 'SO'
+    | 'SZ'
+    | 'TG'
+    | 'TI'
+    | 'UR'
+    | 'VD'
+    | 'VS'
+    | 'ZG'
+    | 'ZH'
+  )[];
+  dateOfBirth?: string;
+  street?: string;
+  addressNumber?: string;
+  zip?: string;
+  city?: string;
+  gender?: 'male' | 'female' | 'other';
   role: 'EMPLOYEE' | 'ADMIN' | 'PARTNER' | 'CONSULTANT' | 'BACKOFFICE' | 'BACKOFFICE-CALLCENTER';
+  workLocation?: 'switzerland' | 'montreux' | 'zurich';
+  avatar?: string;
+  /**
+   * Job title key (translated as enums.jobTitle.<key>).
+   */
+  jobTitleId?:
+    | 'consultant'
+    | 'senior_consultant'
+    | 'team_lead'
+    | 'branch_manager'
+    | 'back_office'
+    | 'call_centre_agent'
+    | 'management'
+    | 'trainee';
+  /**
+   * Languages the user advises customers in.
+   *
+   * @maxItems 4
+   */
+  languages?: ('de' | 'en' | 'fr' | 'it')[];
+  /**
+   * The sub-broker organisation the user works through, if any (its sub-broker rules apply to the user's business).
+   */
+  organizationId?: number;
+  /**
+   * Lead sources whose leads the user receives.
+   *
+   * @maxItems 100
+   */
+  leadSourceIds?: number[];
+  /**
+   * Further languages, as text (e.g. Portuguese, Albanian).
+   */
+  otherLanguages?: string;
   /**
    * @maxItems 20
    */
@@ -137,15 +1282,77 @@ export interface StaffUser {
     | 'manage-commissions'
     | 'manage-commission-rules'
   )[];
+  /**
+   * Reports the user may run.
+   *
+   * @maxItems 4
+   */
+  reports?: ('clients' | 'contracts' | 'appointments' | 'leads')[];
+  isSalesTeamlead?: boolean;
+  /**
+   * First day the account may sign in (empty: no limit).
+   */
+  dateFrom?: string;
+  /**
+   * Last day the account may sign in (empty: no limit).
+   */
+  dateTo?: string;
+  /**
+   * The user's team leader.
+   */
+  leader?: number;
+  showOnLeaderboard?: boolean;
+  isFinmaRegistered?: boolean;
+  /**
+   * Number in FINMA's register of insurance intermediaries.
+   */
+  finmaNumber?: string;
+  /**
+   * FINMA registration details.
+   */
+  finmaConfig?: {
+    lifeInsurance?: boolean;
+    nonLifeInsurance?: boolean;
+    registeredSince?: string;
+  };
+  note?: string;
+  /**
+   * CHF paid per star earned.
+   */
+  chfPerStar?: number;
+  /**
+   * Stars per health-insurance closure.
+   */
+  starHealth?: number;
+  /**
+   * Share of the broker-mandate business, in percent.
+   */
+  shareOfMandateBusiness?: number;
+  /**
+   * Share of closure commissions passed on, in percent.
+   */
+  closuresPassOnRate?: number;
+  paymentType?: 'salary' | 'commission' | 'mixed';
   language?: 'de' | 'en' | 'fr' | 'it';
   isActive?: boolean;
+  /**
+   * Self-registered accounts start pending; POST /api/users/{id}/approve or /reject decides.
+   */
+  registrationStatus?: 'pending' | 'approved' | 'rejected';
 }
 
 /** Record type by resource name. */
 export interface ResourceRecords {
   'companies': Company;
+  'customers': Customer;
+  'documents': Document;
+  'external-users': ExternalUser;
+  'household-members': HouseholdMember;
   'lead-sources': LeadSource;
+  'notifications': Notification;
   'products': Product;
+  'sub-broker-rules': SubBrokerRule;
+  'sub-brokers': SubBroker;
   'sub-product-variants': SubProductVariant;
   'sub-products': SubProduct;
   'users': StaffUser;

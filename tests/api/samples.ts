@@ -96,6 +96,7 @@ function sampleString(schema: JsonSchema, label: string, context: Context): stri
     `+41 44 123 45 ${10 + (variant % 90)}`,
     `${Number.parseInt(suffix.slice(0, 8), 16)}${variant}`,
     `SAMPLE${variant}`,
+    `/sample/${suffix}/v${variant}`,
   ];
   const max = schema.maxLength ?? Number.POSITIVE_INFINITY;
   const min = schema.minLength ?? 0;

@@ -1,14 +1,30 @@
 /**
- * Completeness of the app's translations (src/i18n/locales/<lang>.json): the four languages have
- * the same keys and placeholders, and every key the schemas, the product catalogue and the source
- * code ask for exists in each of them.
+ * Completeness of the translations. The release's texts are the seed of the translation tables
+ * (server/i18n/source.ts): the app's keys (src/i18n/locales/<lang>.json) and react-admin's own
+ * messages (converted to i18next syntax). Checked here:
+ * - the four languages have the same keys, non-empty texts and the same placeholders;
+ * - every key the schemas, the product catalogue, the menus and the source code ask for exists in
+ *   each of them, react-admin's included; keys are well-formed and texts within the API's limits;
+ * - German is Swiss German (no sharp s);
+ * - no user-facing text is hard-coded in a component (JSX text or a label-like attribute that is
+ *   not a translation key).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import ts from 'typescript';
+import {
+  KEY_PATTERN,
+  MAX_KEY_LENGTH,
+  MAX_TEXT_LENGTH,
+  releaseTexts,
+} from '../../server/i18n/source.ts';
 import { loadResourceModels } from '../../server/schemas.ts';
+import { SERVER_MESSAGE_KEYS } from '../../src/i18n/serverMessages.ts';
 import { schemaKeys } from '../../src/resources/labels.ts';
+import { MENU_GROUPS, ROUTES } from '../../src/routes.tsx';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const LOCALES_DIR = path.join(ROOT, 'src', 'i18n', 'locales');
@@ -150,9 +166,218 @@ describe('keys the app needs', () => {
     expect(missing).toEqual([]);
   });
 
-  it('has a title for every menu group (app.menu.<x-resource.menu>)', () => {
-    // src/layout/Layout.tsx puts a resource without x-resource.menu into 'main'.
-    const groups = new Set(models.map((model) => model.resource.menu ?? 'main'));
-    expect(missingIn([...groups].sort().map((group) => `app.menu.${group}`))).toEqual([]);
+  it('has a title for every menu group and a name for every feature still to come', () => {
+    // src/shell/Menu.tsx titles the groups of src/routes.tsx as app.menu.group.<group>.
+    expect(missingIn(MENU_GROUPS.map((group) => `app.menu.group.${group}`))).toEqual([]);
+    const coming = ROUTES.flatMap((entry) => (entry.coming ? [`app.coming.${entry.coming}`] : []));
+    expect(missingIn([...new Set(coming)].sort())).toEqual([]);
+  });
+});
+
+describe('the release texts (seed of the translation tables)', () => {
+  const release = releaseTexts();
+  const english = release.get('en') ?? new Map<string, string>();
+  /** react-admin's placeholders a translation may use although the English text does not. */
+  const EXTRA_PLACEHOLDERS: Record<string, string[]> = {
+    // German keeps the noun's capital letter (src/i18n/ra/de.ts); react-admin passes both.
+    'ra.sort.sort_by': ['field'],
+  };
+
+  it('hold react-admin’s own messages in i18next syntax, for all four languages', () => {
+    const raKeys = [...english.keys()].filter((key) => key.startsWith('ra.'));
+    expect(raKeys.length).toBeGreaterThan(150);
+    expect(english.get('ra.action.save')).toBe('Save');
+    expect(english.get('ra.navigation.page_range_info')).toContain('{{offsetBegin}}');
+    expect(english.has('ra.action.bulk_actions_one')).toBe(true);
+    for (const language of LANGUAGES) {
+      const texts = release.get(language) ?? new Map<string, string>();
+      const polyglot = [...texts].filter(([, text]) => /%\{|\|\|\|\|/.test(text));
+      expect(polyglot.map(([key]) => `${language}: ${key}`)).toEqual([]);
+    }
+  });
+
+  it('have the same keys in every language, each with a text', () => {
+    const all = new Set(
+      LANGUAGES.flatMap((language) => [...(release.get(language)?.keys() ?? [])]),
+    );
+    const problems: string[] = [];
+    for (const key of [...all].sort()) {
+      for (const language of LANGUAGES) {
+        const text = release.get(language)?.get(key);
+        // A blank text (react-admin's ra.boolean.null is ' ') is a text; only '' is missing.
+        if (text === undefined) problems.push(`${language}: ${key} missing`);
+        else if (text === '') problems.push(`${language}: ${key} empty`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it.each(OTHERS)('%s uses only the placeholders react-admin and the app pass', (language) => {
+    const wrong: string[] = [];
+    for (const [key, text] of release.get(language) ?? []) {
+      const allowed = [
+        ...placeholders(english.get(key)),
+        ...(EXTRA_PLACEHOLDERS[key] ?? []),
+        // react-admin passes the count with every plural form.
+        ...(/_(one|other)$/.test(key) ? ['smart_count'] : []),
+      ];
+      const unknown = placeholders(text).filter((name) => !allowed.includes(name));
+      if (unknown.length > 0) wrong.push(`${key}: unknown {{${unknown.join('}}, {{')}}}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('have well-formed keys and texts within the limits of the API', () => {
+    const bad: string[] = [];
+    for (const [language, texts] of release) {
+      for (const [key, text] of texts) {
+        if (!KEY_PATTERN.test(key) || key.length > MAX_KEY_LENGTH) bad.push(`key ${key}`);
+        if (text.length > MAX_TEXT_LENGTH) bad.push(`${language}: ${key} is too long`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('write Swiss German: no sharp s', () => {
+    const sharp = [...(release.get('de') ?? [])].filter(([, text]) => text.includes('ß'));
+    expect(sharp.map(([key, text]) => `${key}: ${text}`)).toEqual([]);
+  });
+});
+
+describe('keys the code builds at run time', () => {
+  it('has every key of a known server message', () => {
+    expect(SERVER_MESSAGE_KEYS.length).toBeGreaterThan(20);
+    expect(missingIn(SERVER_MESSAGE_KEYS)).toEqual([]);
+  });
+
+  it('has the languages’ names and the translation-keys screen’s dynamic keys', () => {
+    const keys = [
+      ...LANGUAGES.map((language) => `app.languageNames.${language}`),
+      ...['fallback', 'default', 'humanized'].map((shown) => `app.translationKeys.shown.${shown}`),
+    ];
+    expect(missingIn(keys)).toEqual([]);
+  });
+
+  it('has every literal react-admin key used in src/', () => {
+    const english = releaseTexts().get('en') ?? new Map<string, string>();
+    const pattern = /['"](ra\.[a-z_]+\.[a-zA-Z0-9_.]+)['"]/g;
+    const missing: string[] = [];
+    for (const file of sourceFiles(SRC_DIR)) {
+      for (const match of fs.readFileSync(file, 'utf8').matchAll(pattern)) {
+        const key = match[1];
+        if (key.endsWith('.')) continue;
+        if (!english.has(key) && !english.has(`${key}_one`))
+          missing.push(`${key} (${path.relative(ROOT, file)})`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+/**
+ * Texts a component may show as they are: the product's name (spec: page title 'GS CRM'), the
+ * start-up message shown before any translation can be loaded (src/App.tsx, in the four languages
+ * at once), and sample records of the living guide (data, not interface texts).
+ */
+const BRAND = /GS CRM/g;
+const ALLOWED_TEXTS: { text: RegExp; file?: string }[] = [
+  { text: /^Der Server antwortet nicht\./, file: 'src/App.tsx' },
+  { text: /^Andrea Keller$/, file: 'src/custom/AppElementsGuide.tsx' },
+];
+/** Attributes whose value the user reads. */
+const TEXT_ATTRIBUTES = new Set([
+  'label',
+  'title',
+  'placeholder',
+  'aria-label',
+  'alt',
+  'helperText',
+  'emptyText',
+  'tooltip',
+  'primaryText',
+  'secondaryText',
+]);
+const KEY_LIKE = /^[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)+$/;
+
+/** Hard-coded user-facing texts of one .tsx file, as `<file>:<line>: <text>`. */
+function hardCodedTexts(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const found: string[] = [];
+  const relative = path.relative(ROOT, file);
+  const report = (node: ts.Node, value: string) => {
+    const trimmed = value.replace(/\s+/g, ' ').trim();
+    if (!/\p{L}/u.test(trimmed.replace(BRAND, ''))) return;
+    if (
+      ALLOWED_TEXTS.some(
+        (allowed) => allowed.text.test(trimmed) && (!allowed.file || allowed.file === relative),
+      )
+    )
+      return;
+    const { line } = source.getLineAndCharacterOfPosition(node.getStart());
+    found.push(`${relative}:${line + 1}: ${trimmed}`);
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isJsxText(node)) report(node, node.text);
+    if (ts.isJsxAttribute(node) && node.initializer) {
+      const name = node.name.getText(source);
+      const value = ts.isStringLiteral(node.initializer)
+        ? node.initializer.text
+        : ts.isJsxExpression(node.initializer) &&
+            node.initializer.expression &&
+            (ts.isStringLiteral(node.initializer.expression) ||
+              ts.isNoSubstitutionTemplateLiteral(node.initializer.expression))
+          ? node.initializer.expression.text
+          : undefined;
+      // react-admin fields and inputs take `title` as the record's field to show, not a text.
+      const tag = node.parent.parent.tagName.getText(source);
+      const isSource = name === 'title' && /(Field|Input)$/.test(tag);
+      if (TEXT_ATTRIBUTES.has(name) && value !== undefined && !KEY_LIKE.test(value) && !isSource) {
+        report(node, value);
+      }
+    }
+    if (
+      ts.isJsxExpression(node) &&
+      node.expression &&
+      ts.isStringLiteral(node.expression) &&
+      (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))
+    ) {
+      report(node, node.expression.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('components', () => {
+  const components = sourceFiles(SRC_DIR).filter((file) => file.endsWith('.tsx'));
+
+  it('the check finds hard-coded texts (self-test)', () => {
+    const probe = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'i18n-probe-')), 'Probe.tsx');
+    fs.writeFileSync(
+      probe,
+      [
+        'export const A = () => <p title="Kunde">Hallo {name}</p>;',
+        "export const B = () => <p label=\"app.login.email\">{'Grüezi'}{translate('app.x')}</p>;",
+        'export const C = () => <p>GS CRM · 42 – {value}</p>;',
+        'export const D = () => <FileField source="file" title="title" aria-label="loading" />;',
+      ].join('\n'),
+    );
+    try {
+      expect(hardCodedTexts(probe).map((entry) => entry.replace(/^.*?:\d+: /, ''))).toEqual([
+        'Kunde',
+        'Hallo',
+        'Grüezi',
+        'loading',
+      ]);
+    } finally {
+      fs.rmSync(path.dirname(probe), { recursive: true, force: true });
+    }
+  });
+
+  it('show no hard-coded user-facing text (every word comes from a translation key)', () => {
+    expect(components.length).toBeGreaterThan(5);
+    expect(components.flatMap(hardCodedTexts)).toEqual([]);
   });
 });

@@ -1,5 +1,13 @@
-/** Roles, route sets and permissions (server/auth/permissions.ts). */
+/**
+ * Roles, route sets and permissions (server/auth/permissions.ts), external users' rights, granting
+ * rights, and the shared password rule, preferences and mail texts of issue 3.
+ */
 import { describe, expect, it } from 'vitest';
+import { rightsBeyond, withinRights } from '../../server/account/rights.ts';
+import { principalRights } from '../../server/auth/sessions.ts';
+import { MAIL_LANGUAGES, MAIL_TEMPLATES, renderMail } from '../../server/mail/templates.ts';
+import { passwordFieldErrors, passwordProblems } from '../../src/auth/passwordRule.ts';
+import { DEFAULT_PREFERENCES, pageSizeOf, withDefaults } from '../../src/auth/preferences.ts';
 import {
   isAllowed,
   PERMISSIONS,
@@ -163,5 +171,138 @@ describe('isAllowed', () => {
         expect(isAllowed(permission, principal(role)), `${role} ${permission}`).toBe(expected);
       }
     }
+  });
+});
+
+describe('external users (sub-broker accounts)', () => {
+  it('hold no permission at all, whatever their role and additional permissions say', () => {
+    expect(principalRights('ADMIN', ['manage-users'], 7)).toEqual({
+      permissions: [],
+      subBrokerId: 7,
+    });
+    expect(principalRights('CONSULTANT', ['manage-companies'], null)).toEqual({
+      permissions: ['manage-companies'],
+      subBrokerId: null,
+    });
+  });
+});
+
+describe('granting rights (server/account/rights.ts)', () => {
+  const manager = (role: string, additional: string[] = []) => principal(role, additional);
+
+  it('lets an admin grant everything', () => {
+    for (const role of ROLES) {
+      expect(rightsBeyond(manager('ADMIN'), { role, additionalPermissions: PERMISSIONS })).toEqual(
+        [],
+      );
+    }
+  });
+
+  it('names the permissions a manager does not hold', () => {
+    const backoffice = manager('BACKOFFICE', ['manage-users']);
+    expect(rightsBeyond(backoffice, { role: 'ADMIN' })).toEqual(['manage-translation-keys']);
+    expect(
+      rightsBeyond(backoffice, {
+        role: 'CONSULTANT',
+        additionalPermissions: ['manage-translation-keys', 'manage-companies'],
+      }),
+    ).toEqual(['manage-translation-keys']);
+    expect(withinRights(backoffice, { role: 'BACKOFFICE-CALLCENTER' })).toBe(true);
+  });
+
+  it('does not let a consultant with manage-users create an admin-area account', () => {
+    const consultant = manager('CONSULTANT', ['manage-users', 'contract-simple-export']);
+    // The call centre's only permission is held, but it sees all customers: a consultant does not.
+    expect(rightsBeyond(consultant, { role: 'BACKOFFICE-CALLCENTER' })).toEqual(['role']);
+    expect(withinRights(consultant, { role: 'CONSULTANT' })).toBe(true);
+    expect(withinRights(consultant, { role: 'EMPLOYEE' })).toBe(true);
+  });
+});
+
+describe('the password rule (src/auth/passwordRule.ts, browser and server)', () => {
+  it('accepts 8+ characters with an uppercase and a lowercase letter and a symbol', () => {
+    for (const password of [
+      'Demo-2026!',
+      'Abcdefg!',
+      'Grüezi mitenand',
+      'Äpfel&Birnen',
+      'aB#aB#aB',
+    ])
+      expect(passwordProblems(password, password), password).toEqual([]);
+  });
+
+  it('names every problem', () => {
+    expect(passwordProblems('')).toEqual(['required']);
+    expect(passwordProblems('Ab-1')).toEqual(['tooShort']);
+    expect(passwordProblems('abcdefg-1')).toEqual(['uppercase']);
+    expect(passwordProblems('ABCDEFG-1')).toEqual(['lowercase']);
+    expect(passwordProblems('Abcdefg12')).toEqual(['symbol']);
+    expect(passwordProblems('Abcdefg_1')).toEqual(['symbol']);
+    expect(passwordProblems('abc')).toEqual(['tooShort', 'uppercase', 'symbol']);
+    expect(passwordProblems(`A-${'b'.repeat(199)}`)).toEqual(['tooLong']);
+    expect(passwordProblems('Abcdefg!', 'Abcdefg?')).toEqual(['mismatch']);
+  });
+
+  it('answers field errors in the API’s shape', () => {
+    expect(passwordFieldErrors('abc', 'abd')).toEqual({
+      new_password: [
+        'must have at least 8 characters',
+        'must contain an uppercase letter',
+        'must contain a symbol (a character other than letters, digits and _)',
+      ],
+      confirm_password: ['does not match the new password'],
+    });
+    expect(passwordFieldErrors('Demo-2026!', 'Demo-2026!')).toEqual({});
+  });
+});
+
+describe('preferences (src/auth/preferences.ts)', () => {
+  it('fills defaults and drops values outside the choices', () => {
+    expect(withDefaults(null)).toEqual(DEFAULT_PREFERENCES);
+    const stored = withDefaults({
+      pageSizes: { clients: 50, users: 33 } as never,
+      leadsView: 'table' as never,
+    });
+    expect(stored.pageSizes).toEqual({ ...DEFAULT_PREFERENCES.pageSizes, clients: 50 });
+    expect(stored.leadsView).toBe('kanban');
+  });
+
+  it('gives each listing its page size', () => {
+    const preferences = withDefaults({
+      pageSizes: { clients: 100, reminders: 10, calendar: 50, users: 25, contracts: 10 },
+    });
+    expect(pageSizeOf('customers', preferences)).toBe(100);
+    expect(pageSizeOf('reminders', preferences)).toBe(10);
+    expect(pageSizeOf('appointments', preferences)).toBe(50);
+    expect(pageSizeOf('contracts', preferences)).toBe(10);
+    expect(pageSizeOf('companies', preferences)).toBe(25);
+    expect(pageSizeOf('customers', null)).toBe(25);
+  });
+});
+
+describe('mail templates (server/mail/templates.ts)', () => {
+  const placeholders = (text: string) =>
+    [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+
+  it('exist in every language with the same placeholders, and de without ß', () => {
+    for (const [kind, texts] of Object.entries(MAIL_TEMPLATES)) {
+      for (const language of MAIL_LANGUAGES) {
+        const text = texts[language];
+        expect(text.subject.trim(), `${kind} ${language}`).not.toBe('');
+        expect(placeholders(text.body), `${kind} ${language}`).toEqual(placeholders(texts.en.body));
+        expect(placeholders(text.subject)).toEqual(placeholders(texts.en.subject));
+      }
+      expect(`${texts.de.subject}${texts.de.body}`).not.toContain('ß');
+    }
+  });
+
+  it('renders in the user’s language, German when it is unknown', () => {
+    const mail = renderMail('password-reset', 'it', { name: 'Chiara', hours: 1, link: 'L' });
+    expect(mail.subject).toBe('GS CRM: reimpostare la password');
+    expect(mail.body).toContain('Buongiorno Chiara');
+    expect(mail.body).toContain('\nL\n');
+    expect(renderMail('password-reset', 'xx', { name: 'A', hours: 1, link: 'L' }).subject).toBe(
+      'GS CRM: Passwort zurücksetzen',
+    );
   });
 });

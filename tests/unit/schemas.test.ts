@@ -275,6 +275,9 @@ describe('strict ajv', () => {
       'x-index': true,
       'x-sortable': false,
       'x-owner': true,
+      'x-owner-via': true,
+      'x-sub-broker': true,
+      'x-group': 'user',
     };
     expect(Object.keys(values).sort()).toEqual([...PROPERTY_KEYWORDS].sort());
     expect(() =>

@@ -1,0 +1,226 @@
+/**
+ * Who sees which records, generically, from three schema markers (docs/ARCHITECTURE.md §5):
+ *
+ *   "x-owner": true       the property holds the owning user (customers.assignedTo)
+ *   "x-owner-via": true   the reference whose record decides (household-members.customerId):
+ *                         visible exactly when the referenced record is (recursively)
+ *   "x-sub-broker": true  the reference to sub-brokers whose external users see the record
+ *                         (customers.subBrokerId)
+ *
+ * A model with none of them is not customer data (reference data, users, …): the markers do not
+ * restrict it (its x-permissions and its own hooks still do). For a model with markers:
+ *
+ *   mode         who                                           sees
+ *   all          ADMIN, BACKOFFICE, BACKOFFICE-CALLCENTER      everything
+ *   owner        CONSULTANT                                    owner = self, or via a visible record
+ *   sub-broker   external users (sub-broker accounts)          sub-broker = own, owner = self, or via
+ *   none         EMPLOYEE, PARTNER (no route set)              nothing
+ *
+ * The branches of a record are alternatives (OR): a record a consultant owns is theirs even if it
+ * also hangs off another record. A record outside the scope is never listed, and reading, changing
+ * or deleting it answers 404 — the same as an id that does not exist.
+ *
+ * Writes (enforceOwnership): a consultant's new records are owned by the consultant, an external
+ * user's belong to its sub-broker (forced, whatever was sent); neither can hand a record over to
+ * someone else; and every reference to customer data must point at a record the writer can see
+ * (else 422 "refers to unknown …", the answer for an id that does not exist).
+ */
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { FieldModel, ResourceModel } from '../../src/schema/model.ts';
+import type { Principal } from '../auth/permissions.ts';
+import { routeSetOf } from '../auth/permissions.ts';
+import type { DB, Row } from '../db/index.ts';
+import type { HookContext, ScopeCondition, WriteContext } from '../hooks.ts';
+import { ApiError, validationError } from '../http/errors.ts';
+
+export type VisibilityMode = 'all' | 'owner' | 'sub-broker' | 'none';
+
+export function visibilityModeOf(principal: Principal | undefined): VisibilityMode {
+  if (!principal) return 'none';
+  if (principal.subBrokerId) return 'sub-broker';
+  const routeSet = routeSetOf(principal.role);
+  if (routeSet === 'admin') return 'all';
+  if (routeSet === 'consultant') return 'owner';
+  return 'none';
+}
+
+export interface Markers {
+  owner?: FieldModel;
+  subBroker?: FieldModel;
+  via: FieldModel[];
+}
+
+const scalar = (field: FieldModel) => field.kind === 'reference' || field.kind === 'integer';
+
+export function markersOf(model: ResourceModel): Markers {
+  const markers: Markers = { via: [] };
+  for (const field of model.fields) {
+    if (field.schema['x-owner'] && scalar(field)) markers.owner = field;
+    if (field.schema['x-sub-broker'] && scalar(field)) markers.subBroker = field;
+    if (field.schema['x-owner-via'] && field.kind === 'reference' && field.reference)
+      markers.via.push(field);
+  }
+  return markers;
+}
+
+export const hasMarkers = (markers: Markers): boolean =>
+  Boolean(markers.owner || markers.subBroker || markers.via.length > 0);
+
+/** Deeper chains than this are refused (fail closed); real ones are 1–3 long. */
+const MAX_DEPTH = 6;
+const FALSE = sql<SqlBool>`false`;
+
+/**
+ * The visibility of `model`'s records as SQL, or undefined when the principal sees them all.
+ * `alias` qualifies the columns (used inside the subqueries of x-owner-via).
+ */
+function condition(
+  model: ResourceModel,
+  models: ResourceModel[],
+  principal: Principal | undefined,
+  alias: string | undefined,
+  path: string[],
+): RawBuilder<SqlBool> | undefined {
+  const mode = visibilityModeOf(principal);
+  const markers = markersOf(model);
+  if (mode === 'all' || !hasMarkers(markers)) return undefined;
+  if (mode === 'none' || !principal || path.length > MAX_DEPTH) return FALSE;
+  const column = (field: FieldModel) => sql.ref(alias ? `${alias}.${field.column}` : field.column);
+  const branches: RawBuilder<SqlBool>[] = [];
+  if (markers.owner) branches.push(sql<SqlBool>`${column(markers.owner)} = ${principal.id}`);
+  if (mode === 'sub-broker' && markers.subBroker) {
+    branches.push(sql<SqlBool>`${column(markers.subBroker)} = ${principal.subBrokerId}`);
+  }
+  for (const field of markers.via) {
+    const target = models.find((candidate) => candidate.name === field.reference);
+    // A cycle of x-owner-via (a → b → a) grants nothing through the repeated step.
+    if (!target || path.includes(target.name)) continue;
+    const inner = `v${path.length + 1}`;
+    const targetCondition = condition(target, models, principal, inner, [...path, target.name]);
+    if (targetCondition === undefined) {
+      // The referenced records are all visible: so is every record that refers to one.
+      branches.push(sql<SqlBool>`${column(field)} is not null`);
+      continue;
+    }
+    branches.push(
+      sql<SqlBool>`${column(field)} in (select ${sql.ref(`${inner}.id`)} from ${sql.table(
+        target.table,
+      )} as ${sql.id(inner)} where ${targetCondition})`,
+    );
+  }
+  if (branches.length === 0) return FALSE;
+  if (branches.length === 1) return branches[0];
+  return sql<SqlBool>`(${sql.join(branches, sql` or `)})`;
+}
+
+/** The principal's visibility of a model's records, as a scope condition (undefined: all). */
+export function visibilityScope(
+  model: ResourceModel,
+  models: ResourceModel[],
+  principal: Principal | undefined,
+): ScopeCondition | undefined {
+  const where = condition(model, models, principal, undefined, [model.name]);
+  return where === undefined ? undefined : () => where;
+}
+
+/** Both conditions (an undefined one does not restrict). */
+export function combineScopes(
+  first: ScopeCondition | undefined,
+  second: ScopeCondition | undefined,
+): ScopeCondition {
+  if (first && second) return (eb) => eb.and([first(eb), second(eb)]);
+  return first ?? second ?? ((eb) => eb.val(true) as never);
+}
+
+/** Is the record `id` of `model` visible to the principal (markers only)? */
+export async function isVisible(
+  db: DB,
+  model: ResourceModel,
+  models: ResourceModel[],
+  principal: Principal | undefined,
+  id: number,
+): Promise<boolean> {
+  const where = condition(model, models, principal, undefined, [model.name]);
+  const row = await db
+    .selectFrom(model.table)
+    .select('id')
+    .where('id', '=', id)
+    .where(() => where ?? sql<SqlBool>`true`)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+const sameValue = (a: unknown, b: unknown) =>
+  JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Server-side ownership of a write (column values, after the resource's own prepare hook):
+ * forces the owner / sub-broker of new records, refuses handing records over, and refuses
+ * references to customer data the writer cannot see.
+ */
+export async function enforceOwnership(values: Row, context: WriteContext): Promise<Row> {
+  const { model, models, principal } = context;
+  const mode = visibilityModeOf(principal);
+  if (mode === 'all') return values;
+  const markers = markersOf(model);
+  if (hasMarkers(markers) && mode === 'none') {
+    throw new ApiError(403, 'Your account has no access to customer data.');
+  }
+  const out: Row = { ...values };
+  const errors: Record<string, string[]> = {};
+  const creating = context.mode === 'create';
+  const existing = context.existing ?? {};
+
+  const hold = (field: FieldModel | undefined, value: unknown, message: string) => {
+    if (!field) return;
+    if (creating) out[field.column] = value;
+    else if (field.column in out && !sameValue(out[field.column], existing[field.column]))
+      errors[field.column] = [message];
+  };
+  if (mode === 'owner') {
+    hold(markers.owner, principal!.id, 'cannot be changed to another user');
+  }
+  if (mode === 'sub-broker') {
+    hold(markers.subBroker, principal!.subBrokerId, 'cannot be changed to another sub-broker');
+  }
+
+  // References to customer data: only to records the writer sees (changed values only, so a
+  // record that still points at something that moved away can be saved unchanged).
+  for (const field of model.fields) {
+    if (!field.reference || !(field.column in out) || errors[field.column]) continue;
+    if (field === markers.owner || field === markers.subBroker) continue;
+    const target = models.find((candidate) => candidate.name === field.reference);
+    if (!target || !hasMarkers(markersOf(target))) continue;
+    const value = out[field.column];
+    if (value === null || value === undefined) continue;
+    const ids =
+      field.kind === 'references'
+        ? ((typeof value === 'string' ? JSON.parse(value) : value) as number[])
+        : [value as number];
+    const before = existing[field.column];
+    const previous = new Set(
+      field.kind === 'references' ? ((before as number[] | null) ?? []) : [before as number],
+    );
+    const missing: number[] = [];
+    for (const id of ids) {
+      if (!creating && previous.has(id)) continue;
+      if (!(await isVisible(context.db, target, models, principal, Number(id)))) missing.push(id);
+    }
+    if (missing.length > 0)
+      errors[field.column] = [`refers to unknown ${target.name}: ${missing.join(', ')}`];
+  }
+
+  // A new record nobody but its author could ever see through a via reference must name one.
+  if (creating && !markers.owner && !(mode === 'sub-broker' && markers.subBroker)) {
+    const empty = markers.via.filter((field) => out[field.column] == null);
+    if (markers.via.length > 0 && empty.length === markers.via.length) {
+      errors[empty[0].column] ??= ['is required'];
+    }
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  return out;
+}
+
+/** For hooks: the visibility scope of the context's model. */
+export const scopeOfContext = (context: HookContext): ScopeCondition | undefined =>
+  visibilityScope(context.model, context.models, context.principal);

@@ -1,0 +1,78 @@
+/**
+ * Visibility for the hand-written customer routes: the same rule as the generic CRUD routes
+ * (server/access/visibility.ts plus the resource's own scope hook), so a record these routes
+ * touch is exactly one the user could read through `GET /api/<resource>/:id`.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ResourceModel } from '../../src/schema/model.ts';
+import { combineScopes, visibilityScope } from '../access/visibility.ts';
+import type { SessionUser } from '../auth/sessions.ts';
+import type { DB, Row } from '../db/index.ts';
+import type { ScopeCondition } from '../hooks.ts';
+import { RESOURCE_HOOKS } from '../hooks/index.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+
+export function modelOf(app: FastifyInstance, name: string): ResourceModel {
+  const model = app.models.find((candidate) => candidate.name === name);
+  if (!model) throw new Error(`no resource model ${name}`);
+  return model;
+}
+
+/** Where-condition of the records of `resource` the principal sees. */
+export function scopeFor(
+  app: FastifyInstance,
+  resource: string,
+  principal: SessionUser | undefined,
+  db: DB = app.db,
+): ScopeCondition {
+  const model = modelOf(app, resource);
+  const own = RESOURCE_HOOKS[resource]?.scope?.({ db, model, models: app.models, principal });
+  return combineScopes(visibilityScope(model, app.models, principal), own);
+}
+
+/** The stored record, when it exists and the principal sees it. */
+export async function visibleRow(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  resource: string,
+  id: number,
+  db: DB = app.db,
+): Promise<Row | undefined> {
+  const model = modelOf(app, resource);
+  return db
+    .selectFrom(model.table)
+    .selectAll()
+    .where('id', '=', id)
+    .where(scopeFor(app, resource, request.principal, db))
+    .executeTakeFirst();
+}
+
+/** Like visibleRow, but answers 404 (the same as an id that does not exist). */
+export async function requireVisible(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  resource: string,
+  id: number,
+  db: DB = app.db,
+): Promise<Row> {
+  const row = await visibleRow(app, request, resource, id, db);
+  if (!row) throw notFound(modelOf(app, resource).title);
+  return row;
+}
+
+/** Roles that merge customers (an admin task: it deletes one of the two). */
+export const MERGE_ROLES = new Set(['ADMIN', 'BACKOFFICE']);
+/** Roles that import customers (the back office of the admin area). */
+export const IMPORT_ROLES = new Set(['ADMIN', 'BACKOFFICE', 'BACKOFFICE-CALLCENTER']);
+
+export function requireRole(
+  request: FastifyRequest,
+  roles: Set<string>,
+  what: string,
+): SessionUser {
+  const principal = request.principal;
+  if (!principal || principal.subBrokerId || !roles.has(principal.role)) {
+    throw new ApiError(403, `Only the back office may ${what}.`);
+  }
+  return principal;
+}

@@ -1,0 +1,42 @@
+/**
+ * CRUD hooks of customers, household members and documents (registered in server/hooks/index.ts).
+ * Visibility and ownership are generic (server/access/visibility.ts: customers.assignedTo is
+ * `x-owner`, subBrokerId `x-sub-broker`; household members and documents follow their customer
+ * through `x-owner-via`; a consultant's new customers are assigned to the consultant). These hooks
+ * add the rules of ./rules.ts and the clean-up of stored files.
+ */
+import type { ResourceHooks } from '../hooks.ts';
+import { getStorage } from '../storage/index.ts';
+import { checkCustomer, hasErrors, merged, personErrors } from './rules.ts';
+
+async function removeStored(key: unknown): Promise<void> {
+  if (typeof key === 'string' && key) await getStorage().remove(key);
+}
+
+export const customerHooks: ResourceHooks = {
+  async validate(body, { db, existing }) {
+    const errors = await checkCustomer(db, merged(existing, body));
+    return hasErrors(errors) ? errors : undefined;
+  },
+  async afterWrite(row, { mode, existing }) {
+    if (mode === 'delete') await removeStored(row.avatar);
+    else if (existing?.avatar && existing.avatar !== row.avatar)
+      await removeStored(existing.avatar);
+  },
+};
+
+export const householdMemberHooks: ResourceHooks = {
+  validate(body, { existing }) {
+    const errors = personErrors(merged(existing, body));
+    return hasErrors(errors) ? errors : undefined;
+  },
+};
+
+export const documentHooks: ResourceHooks = {
+  prepare(values, { mode, principal }) {
+    return mode === 'create' && principal ? { ...values, uploaded_by: principal.id } : values;
+  },
+  async afterWrite(row, { mode }) {
+    if (mode === 'delete') await removeStored(row.document_file);
+  },
+};

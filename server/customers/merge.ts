@@ -1,0 +1,164 @@
+/**
+ * Merging a duplicate customer into the one that stays (back office only), in one transaction:
+ * 1. everything that refers to the duplicate by a foreign key (household members, documents,
+ *    referrals, and whatever later tables point at customers — found in the database catalogue,
+ *    so new tables are covered without code here) and lists of customer ids in JSON columns now
+ *    refer to the customer that stays;
+ * 2. with `fill_empty` (default), empty fields of the customer that stays take the duplicate's
+ *    values; notes and info comments are joined;
+ * 3. the result is checked like any customer (server/customers/rules.ts), the duplicate is
+ *    deleted, and an audit record (`customer.merged`) keeps what was moved and the deleted record.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { audit } from '../auth/audit.ts';
+import type { DB, Row } from '../db/index.ts';
+import { ApiError, notFound, validationError } from '../http/errors.ts';
+import { getStorage } from '../storage/index.ts';
+import { modelOf } from './access.ts';
+import { checkCustomer, hasErrors } from './rules.ts';
+
+const JOINED = new Set(['notes', 'info_comment']);
+
+const isEmpty = (value: unknown) =>
+  value === null ||
+  value === undefined ||
+  (typeof value === 'string' && value.trim() === '') ||
+  (Array.isArray(value) && value.length === 0);
+
+/** Foreign keys that point at customers(id): [table, column]. */
+async function referencesToCustomers(db: DB): Promise<Array<{ table: string; column: string }>> {
+  const result = await sql<{ table_name: string; column_name: string }>`
+    select cl.relname as table_name, att.attname as column_name
+    from pg_constraint con
+    join pg_class cl on cl.oid = con.conrelid
+    join pg_attribute att on att.attrelid = con.conrelid and att.attnum = any (con.conkey)
+    where con.contype = 'f' and con.confrelid = 'customers'::regclass
+    order by 1, 2`.execute(db);
+  return result.rows.map((row) => ({ table: row.table_name, column: row.column_name }));
+}
+
+export interface MergeResult {
+  data: Row;
+  moved: Record<string, number>;
+  filled: string[];
+}
+
+export async function mergeCustomers(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  keepId: number,
+  duplicateId: number,
+  fillEmpty: boolean,
+): Promise<MergeResult> {
+  if (keepId === duplicateId) {
+    throw validationError({ duplicate_id: ['must be another customer than the one that stays'] });
+  }
+  const model = modelOf(app, 'customers');
+  let removedAvatar: string | undefined;
+  const result = await app.db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('customers')
+      .selectAll()
+      .where('id', 'in', [keepId, duplicateId])
+      .forUpdate()
+      .execute();
+    const keep = rows.find((row) => Number(row.id) === keepId);
+    const duplicate = rows.find((row) => Number(row.id) === duplicateId);
+    if (!keep) throw notFound(model.title);
+    if (!duplicate)
+      throw validationError({ duplicate_id: [`refers to unknown customers: ${duplicateId}`] });
+
+    const moved: Record<string, number> = {};
+    for (const { table, column } of await referencesToCustomers(trx)) {
+      let query = trx
+        .updateTable(table)
+        .set({ [column]: keepId })
+        .where(column, '=', duplicateId);
+      // The customer that stays cannot recommend itself: its link to the duplicate is dropped.
+      if (table === 'customers') {
+        await trx
+          .updateTable('customers')
+          .set({ [column]: null })
+          .where('id', '=', keepId)
+          .where(column, '=', duplicateId)
+          .execute();
+        query = query.where('id', '<>', keepId);
+      }
+      const updated = await query.executeTakeFirst();
+      const count = Number(updated.numUpdatedRows ?? 0);
+      if (count > 0) moved[`${table}.${column}`] = count;
+    }
+    // Lists of customer ids (x-reference customers on an array) in any resource.
+    for (const other of app.models) {
+      for (const field of other.fields) {
+        if (field.kind !== 'references' || field.reference !== 'customers') continue;
+        const updated = await trx
+          .updateTable(other.table)
+          .set({
+            [field.column]: sql`(select coalesce(jsonb_agg(distinct case when value::int = ${duplicateId} then ${keepId} else value::int end), '[]'::jsonb) from jsonb_array_elements_text(${sql.ref(field.column)}))`,
+          })
+          .where(sql<boolean>`${sql.ref(field.column)} @> ${JSON.stringify([duplicateId])}::jsonb`)
+          .executeTakeFirst();
+        const count = Number(updated.numUpdatedRows ?? 0);
+        if (count > 0) moved[`${other.table}.${field.column}`] = count;
+      }
+    }
+
+    const filled: string[] = [];
+    const changes: Row = {};
+    if (fillEmpty) {
+      for (const field of model.fields) {
+        if (field.readOnly && field.name !== 'avatar') continue;
+        const mine = keep[field.column];
+        const theirs = duplicate[field.column];
+        if (isEmpty(theirs)) continue;
+        if (isEmpty(mine)) {
+          changes[field.column] =
+            Array.isArray(theirs) || (theirs && typeof theirs === 'object')
+              ? JSON.stringify(theirs)
+              : theirs;
+          filled.push(field.column);
+        } else if (JOINED.has(field.column) && mine !== theirs) {
+          const max = field.schema.maxLength ?? 10_000;
+          changes[field.column] = [...`${mine}\n\n${theirs}`].slice(0, max).join('');
+          filled.push(field.column);
+        }
+      }
+    }
+    if (duplicate.avatar && changes.avatar !== duplicate.avatar)
+      removedAvatar = String(duplicate.avatar);
+    const after: Row = { ...keep, ...changes };
+    for (const key of ['correspondence_languages', 'languages']) {
+      if (typeof after[key] === 'string') after[key] = JSON.parse(after[key] as string);
+    }
+    const errors = await checkCustomer(trx, after);
+    if (hasErrors(errors)) {
+      throw new ApiError(
+        422,
+        'The merged customer would not be valid; correct one of the two first.',
+        errors,
+      );
+    }
+    const stored =
+      Object.keys(changes).length > 0
+        ? await trx
+            .updateTable('customers')
+            .set({ ...changes, updated_at: sql`now()` })
+            .where('id', '=', keepId)
+            .returningAll()
+            .executeTakeFirstOrThrow()
+        : keep;
+    await trx.deleteFrom('customers').where('id', '=', duplicateId).execute();
+    await audit(trx, 'customer.merged', {
+      userId: request.principal?.id,
+      ip: request.ip,
+      resource: 'customers',
+      recordId: keepId,
+      details: { kept: keepId, removed: duplicateId, moved, filled, removedRecord: duplicate },
+    });
+    return { data: stored, moved, filled };
+  });
+  if (removedAvatar) await getStorage().remove(removedAvatar);
+  return result;
+}

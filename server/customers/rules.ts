@@ -1,0 +1,122 @@
+/**
+ * Rules for customers and household members that a schema cannot say (docs/ARCHITECTURE.md
+ * §Customers). They run on the record as it will be stored (the stored record merged with the
+ * body), so a PATCH of one field is checked against the others. Used by the CRUD hooks and by the
+ * CSV import, so both refuse the same rows with the same messages.
+ *
+ * - date of birth: not in the future, not before 1900;
+ * - partnership date: not in the future, not before the date of birth;
+ * - permit type: only for foreign nationals (a Swiss national has no permit);
+ * - zip: four digits (1000–9999) when the country is Switzerland or Liechtenstein, free elsewhere;
+ * - a company needs its organization name; first and last name are required by the schema (for a
+ *   company they name the contact person);
+ * - recommendedByCustomerId: an existing customer (checked generically), not the customer itself;
+ * - assignedTo: an existing (generic check) and active user.
+ * Email and phone formats, enums and lengths are the schema's (pattern/format).
+ */
+import type { DB, Row } from '../db/index.ts';
+
+export type FieldErrors = Record<string, string[]>;
+
+/** Countries whose postal codes are four digits. */
+export const FOUR_DIGIT_ZIP_COUNTRIES = new Set(['CH', 'LI']);
+export const SWISS_ZIP = /^[1-9][0-9]{3}$/;
+export const EARLIEST_BIRTH_DATE = '1900-01-01';
+
+/** Today in Switzerland as YYYY-MM-DD (dates on the wire are plain dates). */
+export function swissToday(now = new Date()): string {
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone: 'Europe/Zurich',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
+
+/**
+ * A date column's value as YYYY-MM-DD: the wire and PostgreSQL give text, PGlite may give a Date
+ * at UTC midnight.
+ */
+export function dateText(value: unknown): string | undefined {
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? undefined : value.toISOString().slice(0, 10);
+  return text(value);
+}
+
+function add(errors: FieldErrors, field: string, message: string): void {
+  errors[field] ??= [];
+  errors[field].push(message);
+}
+
+/** Rules shared by customers and household members (wire keys). */
+export function personErrors(record: Row, today = swissToday()): FieldErrors {
+  const errors: FieldErrors = {};
+  const birth = dateText(record.date_of_birth);
+  const partnership = dateText(record.partnership_date);
+  if (birth && birth > today) add(errors, 'date_of_birth', 'must not be in the future');
+  if (birth && birth < EARLIEST_BIRTH_DATE)
+    add(errors, 'date_of_birth', 'must be on or after 1900-01-01');
+  if (partnership && partnership > today)
+    add(errors, 'partnership_date', 'must not be in the future');
+  if (partnership && birth && partnership < birth)
+    add(errors, 'partnership_date', 'must not be before the date of birth');
+  if (text(record.permit_type) && record.nationality === 'CH')
+    add(errors, 'permit_type', 'must be empty for a Swiss national (permits are for foreigners)');
+  return errors;
+}
+
+/** Rules of a customer that need no database (wire keys). */
+export function customerErrors(record: Row, today = swissToday()): FieldErrors {
+  const errors = personErrors(record, today);
+  const zip = text(record.zip);
+  const country = text(record.country);
+  if (zip && country && FOUR_DIGIT_ZIP_COUNTRIES.has(country) && !SWISS_ZIP.test(zip.trim()))
+    add(errors, 'zip', `must be 4 digits (1000–9999) for an address in ${country}`);
+  if (record.is_company === true && !text(record.organization))
+    add(errors, 'organization', 'is required for a company');
+  if (
+    record.id !== undefined &&
+    record.recommended_by_customer_id !== null &&
+    record.recommended_by_customer_id !== undefined &&
+    Number(record.recommended_by_customer_id) === Number(record.id)
+  )
+    add(errors, 'recommended_by_customer_id', 'cannot be the customer itself');
+  return errors;
+}
+
+/** Ids among `ids` that belong to users who exist but are disabled. */
+export async function inactiveUsers(db: DB, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('is_active', '=', false)
+    .execute();
+  return new Set(rows.map((row) => Number(row.id)));
+}
+
+/** Every customer rule, database ones included, for the merged record. */
+export async function checkCustomer(db: DB, record: Row): Promise<FieldErrors> {
+  const errors = customerErrors(record);
+  const assigned = record.assigned_to;
+  if (typeof assigned === 'number' && (await inactiveUsers(db, [assigned])).has(assigned))
+    add(errors, 'assigned_to', 'refers to a disabled user');
+  return errors;
+}
+
+const SERVER_KEYS = new Set(['id', 'created_at', 'updated_at']);
+
+/** The stored record with the body's fields over it (undefined and server-owned keys keep). */
+export function merged(existing: Row | undefined, body: Row): Row {
+  const out: Row = { ...(existing ?? {}) };
+  for (const [key, value] of Object.entries(body)) {
+    if (value !== undefined && !SERVER_KEYS.has(key)) out[key] = value;
+  }
+  return out;
+}
+
+export const hasErrors = (errors: FieldErrors): boolean => Object.keys(errors).length > 0;

@@ -1,0 +1,116 @@
+/**
+ * Loads the release's texts (./source.ts) into the translation tables. Runs on every start, in
+ * every mode (production too), after the migrations, inside one transaction under an advisory lock
+ * so several app servers starting together do the work once:
+ *   - a key of the release (or of a schema: `resources.<r>.fields.<f>`, `enums.<e>.<v>`, …) that the
+ *     database lacks is added; a schema key without any text shows as missing in the
+ *     translation-keys screen;
+ *   - a text the database lacks is added;
+ *   - a text nobody edited (edited_at null) follows the release: when the release's text changed,
+ *     the stored text is updated;
+ *   - a text an admin edited is never overwritten; only its `release_text` is brought up to date;
+ *   - keys the release no longer has stay (an admin may still use them); nothing is deleted.
+ */
+import { sql } from 'kysely';
+import type { ResourceModel } from '../../src/schema/model.ts';
+import { schemaKeys } from '../../src/resources/labels.ts';
+import type { DB } from '../db/index.ts';
+import { releaseTexts } from './source.ts';
+
+const SYNC_LOCK_KEY = 727_002;
+
+export interface SyncResult {
+  keysAdded: number;
+  textsAdded: number;
+  textsUpdated: number;
+}
+
+export interface SyncOptions {
+  /** The release's texts by language abbreviation and key (default: the bundled files). */
+  texts?: Map<string, Map<string, string>>;
+  /** Resource models whose schema keys must exist (without text they show as missing). */
+  models?: ResourceModel[];
+}
+
+interface StoredText {
+  translation_key_id: number;
+  language_id: number;
+  text: string;
+  release_text: string | null;
+  edited_at: Date | string | null;
+}
+
+export async function syncTranslations(db: DB, options: SyncOptions = {}): Promise<SyncResult> {
+  const texts = options.texts ?? releaseTexts();
+  const wanted = new Set<string>();
+  for (const byKey of texts.values()) for (const key of byKey.keys()) wanted.add(key);
+  for (const model of options.models ?? []) for (const key of schemaKeys(model)) wanted.add(key);
+
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${SYNC_LOCK_KEY})`.execute(trx);
+    const languages = await trx.selectFrom('languages').select(['id', 'abbreviation']).execute();
+    const languageId = new Map(languages.map((row) => [String(row.abbreviation), Number(row.id)]));
+
+    const existingKeys = await trx.selectFrom('translation_keys').select(['id', 'key']).execute();
+    const keyId = new Map(existingKeys.map((row) => [String(row.key), Number(row.id)]));
+    const newKeys = [...wanted].filter((key) => !keyId.has(key)).sort();
+    if (newKeys.length > 0) {
+      const inserted = await sql<{ id: number; key: string }>`
+        insert into translation_keys (key)
+        select key from jsonb_array_elements_text(${JSON.stringify(newKeys)}::jsonb) as t(key)
+        on conflict (key) do nothing
+        returning id, key`.execute(trx);
+      for (const row of inserted.rows) keyId.set(row.key, Number(row.id));
+    }
+
+    const stored = (await trx
+      .selectFrom('translations')
+      .select(['translation_key_id', 'language_id', 'text', 'release_text', 'edited_at'])
+      .execute()) as StoredText[];
+    const storedBy = new Map(
+      stored.map((row) => [`${row.translation_key_id}:${row.language_id}`, row]),
+    );
+
+    const additions: { key_id: number; language_id: number; text: string }[] = [];
+    const updates: { key_id: number; language_id: number; text: string; follow: boolean }[] = [];
+    for (const [abbreviation, byKey] of texts) {
+      const language = languageId.get(abbreviation);
+      if (language === undefined) continue;
+      for (const [key, text] of byKey) {
+        const id = keyId.get(key);
+        if (id === undefined) continue;
+        const row = storedBy.get(`${id}:${language}`);
+        if (!row) {
+          additions.push({ key_id: id, language_id: language, text });
+        } else if (row.edited_at === null && (row.text !== text || row.release_text !== text)) {
+          updates.push({ key_id: id, language_id: language, text, follow: true });
+        } else if (row.edited_at !== null && row.release_text !== text) {
+          updates.push({ key_id: id, language_id: language, text, follow: false });
+        }
+      }
+    }
+    if (additions.length > 0) {
+      await sql`
+        insert into translations (translation_key_id, language_id, text, release_text)
+        select t.key_id, t.language_id, t.text, t.text
+        from jsonb_to_recordset(${JSON.stringify(additions)}::jsonb)
+          as t(key_id integer, language_id integer, text text)
+        on conflict (translation_key_id, language_id) do nothing`.execute(trx);
+    }
+    if (updates.length > 0) {
+      await sql`
+        update translations as tr set
+          release_text = t.text,
+          text = case when t.follow and tr.edited_at is null then t.text else tr.text end,
+          updated_at = now()
+        from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb)
+          as t(key_id integer, language_id integer, text text, follow boolean)
+        where tr.translation_key_id = t.key_id and tr.language_id = t.language_id`.execute(trx);
+    }
+    return {
+      keysAdded: newKeys.length,
+      textsAdded: additions.length,
+      textsUpdated: updates.filter((update) => update.follow).length,
+    };
+  });
+}

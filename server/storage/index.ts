@@ -1,0 +1,103 @@
+/**
+ * File storage behind one small interface, so documents and avatars never depend on where bytes
+ * live. The default keeps files on disk under the data folder (`DOCUMENTS_DIR`, default
+ * `<DATA_DIR>/documents`); several app servers then need that folder on a shared volume. For scale,
+ * an S3-compatible object store implements the same four methods (put with the key as object
+ * name, get as a stream, remove, exists) — see docs/ARCHITECTURE.md §Documents.
+ *
+ * Keys are chosen by the server (`newKey`): a folder, a random name and an extension derived from
+ * the detected content type. A key never contains user input, so it cannot escape the root.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+export interface Storage {
+  /** Writes the stream under `key`; on failure nothing is left behind. */
+  put(key: string, data: Readable): Promise<void>;
+  /** The stored bytes, or undefined when there is no such key. */
+  get(key: string): Promise<Readable | undefined>;
+  remove(key: string): Promise<void>;
+  exists(key: string): Promise<boolean>;
+}
+
+const KEY = /^[a-z0-9-]+(?:\/[a-z0-9-]+)*\/[0-9a-f-]{36}\.[a-z0-9]{1,8}$/;
+
+/** A fresh server-chosen key: `<folder>/<uuid>.<extension>`. */
+export function newKey(folder: string, extension: string): string {
+  const key = `${folder}/${randomUUID()}.${extension.toLowerCase()}`;
+  if (!KEY.test(key)) throw new Error(`invalid storage key ${key}`);
+  return key;
+}
+
+export class DiskStorage implements Storage {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  private pathOf(key: string): string {
+    if (!KEY.test(key)) throw new Error(`invalid storage key ${key}`);
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(`${this.root}${path.sep}`)) throw new Error(`invalid storage key ${key}`);
+    return full;
+  }
+
+  async put(key: string, data: Readable): Promise<void> {
+    const target = this.pathOf(key);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const partial = `${target}.part`;
+    try {
+      await pipeline(data, fs.createWriteStream(partial, { flags: 'wx' }));
+      await fs.promises.rename(partial, target);
+    } catch (error) {
+      await fs.promises.rm(partial, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string): Promise<Readable | undefined> {
+    const target = this.pathOf(key);
+    try {
+      const handle = await fs.promises.open(target, 'r');
+      return handle.createReadStream();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    await fs.promises.rm(this.pathOf(key), { force: true });
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await fs.promises.access(this.pathOf(key));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** The folder of the default disk storage: DOCUMENTS_DIR, else `<DATA_DIR or ./data>/documents`. */
+export function documentsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.DOCUMENTS_DIR ?? path.join(env.DATA_DIR ?? 'data', 'documents'));
+}
+
+let current: Storage | undefined;
+
+/** The storage in use (the disk storage of `documentsDir()` unless another was set). */
+export function getStorage(): Storage {
+  current ??= new DiskStorage(documentsDir());
+  return current;
+}
+
+/** Replaces the storage (an S3 adapter at start-up, a temporary folder in tests). */
+export function setStorage(storage: Storage): void {
+  current = storage;
+}

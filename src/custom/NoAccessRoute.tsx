@@ -1,0 +1,5 @@
+import { NoAccessPage } from './PublicPages.tsx';
+
+export default function NoAccessRoute() {
+  return <NoAccessPage />;
+}

@@ -1,0 +1,5 @@
+import { NotFoundPage } from './PublicPages.tsx';
+
+export default function NotFoundRoute() {
+  return <NotFoundPage />;
+}

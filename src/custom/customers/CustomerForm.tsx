@@ -1,0 +1,241 @@
+/**
+ * Create and edit of a customer: the schema's inputs (inputFor) in the sections of `x-group`;
+ * `isCompany` switches between the company's fields and a person's. On create, possible duplicates
+ * (same name and birth date, email or phone) are shown before saving; the user may save anyway.
+ */
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  List,
+  ListItem,
+  ListItemText,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import {
+  Create,
+  Edit,
+  SaveButton,
+  SimpleForm,
+  Toolbar,
+  useSaveContext,
+  useTranslate,
+} from 'react-admin';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { inputFor } from '../../resources/inputs.tsx';
+import { resourceRoute } from '../../routes.tsx';
+import { useArea } from '../../shell/area.ts';
+import { apiJson } from './api.ts';
+import {
+  BACK_OFFICE_FIELDS,
+  customerModel,
+  customerName,
+  fieldsOf,
+  GROUPS,
+  type Group,
+  INPUT_GRID,
+  isBackOffice,
+  validateCustomer,
+} from './model.ts';
+
+function Section({ group }: { group: Group }) {
+  const translate = useTranslate();
+  const model = customerModel();
+  const backOffice = isBackOffice();
+  const fields = fieldsOf(group).filter(
+    (field) => backOffice || !BACK_OFFICE_FIELDS.has(field.name),
+  );
+  if (fields.length === 0) return null;
+  return (
+    <Box component="section" sx={{ width: '100%', mb: 1 }} data-section={group}>
+      <Typography variant="subtitle2" color="text.secondary" sx={{ mb: 1 }}>
+        {translate(`app.customers.sections.${group}`)}
+      </Typography>
+      <Box sx={group === 'notes' ? { width: '100%' } : INPUT_GRID}>
+        {fields.map((field) => inputFor(model, field))}
+      </Box>
+    </Box>
+  );
+}
+
+/** The sections of the form; a company shows its organization and no personal data. */
+function CustomerSections() {
+  const isCompany = useWatch({ name: 'isCompany' }) === true;
+  return (
+    <>
+      {GROUPS.filter((group) => (isCompany ? group !== 'person' : group !== 'company')).map(
+        (group) => (
+          <Section key={group} group={group} />
+        ),
+      )}
+    </>
+  );
+}
+
+interface Duplicate {
+  id: number;
+  organization?: string | null;
+  firstName?: string;
+  lastName?: string;
+  dateOfBirth?: string | null;
+  email?: string | null;
+  phoneNumber?: string | null;
+  city?: string | null;
+  reasons: string[];
+}
+
+/** Save button of the create form: checks for duplicates first. */
+function SaveWithDuplicateCheck() {
+  const translate = useTranslate();
+  const area = useArea();
+  const { getValues, trigger } = useFormContext();
+  const saveContext = useSaveContext();
+  const [found, setFound] = useState<{ data: Duplicate[]; hidden: number } | null>(null);
+  const [checking, setChecking] = useState(false);
+
+  const save = () => saveContext.save?.(getValues());
+  const check = async () => {
+    if (!(await trigger())) return;
+    const values = getValues();
+    const query = new URLSearchParams();
+    for (const [key, param] of [
+      ['firstName', 'first_name'],
+      ['lastName', 'last_name'],
+      ['dateOfBirth', 'date_of_birth'],
+      ['email', 'email'],
+      ['phoneNumber', 'phone_number'],
+      ['organization', 'organization'],
+    ]) {
+      const value = values[key];
+      if (typeof value === 'string' && value.trim()) query.set(param, value.trim());
+    }
+    setChecking(true);
+    try {
+      const answer = await apiJson<{ data: Duplicate[]; hidden: number }>(
+        'GET',
+        `customers/duplicates?${query}`,
+      );
+      if (answer.data.length === 0 && answer.hidden === 0) save();
+      else setFound(answer);
+    } catch {
+      save();
+    } finally {
+      setChecking(false);
+    }
+  };
+  return (
+    <>
+      <Button
+        variant="contained"
+        onClick={check}
+        disabled={checking || saveContext.saving}
+        data-testid="customer-save"
+      >
+        {translate('ra.action.save')}
+      </Button>
+      <Dialog
+        open={found !== null}
+        onClose={() => setFound(null)}
+        aria-labelledby="duplicates-title"
+      >
+        <DialogTitle id="duplicates-title">
+          {translate('app.customers.duplicates.title')}
+        </DialogTitle>
+        <DialogContent>
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            {translate('app.customers.duplicates.text')}
+          </Typography>
+          <List dense>
+            {found?.data.map((duplicate) => (
+              <ListItem
+                key={duplicate.id}
+                component="a"
+                href={`/${area}/${resourceRoute(area, 'customers', 'show', duplicate.id)}`}
+                target="_blank"
+              >
+                <ListItemText
+                  primary={`${customerName(duplicate as unknown as Record<string, unknown>)}${duplicate.city ? `, ${duplicate.city}` : ''}`}
+                  secondary={duplicate.reasons
+                    .map((reason) => translate(`app.customers.duplicates.reasons.${reason}`))
+                    .join(' · ')}
+                />
+              </ListItem>
+            ))}
+          </List>
+          {found && found.hidden > 0 ? (
+            <Typography variant="body2" color="text.secondary">
+              {translate('app.customers.duplicates.hidden', { count: found.hidden })}
+            </Typography>
+          ) : null}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setFound(null)}>{translate('ra.action.cancel')}</Button>
+          <Button
+            variant="contained"
+            data-testid="customer-save-anyway"
+            onClick={() => {
+              setFound(null);
+              save();
+            }}
+          >
+            {translate('app.customers.duplicates.saveAnyway')}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
+export function CustomerCreate() {
+  const area = useArea();
+  return (
+    <Create
+      redirect={(_resource, id) => resourceRoute(area, 'customers', 'show', id) ?? ''}
+      transform={(data: Record<string, unknown>) => ({ isCompany: false, country: 'CH', ...data })}
+    >
+      <SimpleForm
+        validate={validateCustomer}
+        defaultValues={{
+          isCompany: false,
+          country: 'CH',
+          correspondenceLanguages: [],
+          languages: [],
+        }}
+        toolbar={
+          <Toolbar>
+            <SaveWithDuplicateCheck />
+          </Toolbar>
+        }
+      >
+        <CustomerSections />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function CustomerEdit() {
+  const area = useArea();
+  return (
+    <Edit
+      mutationMode="pessimistic"
+      redirect={(_resource, id) => resourceRoute(area, 'customers', 'show', id) ?? ''}
+    >
+      <SimpleForm
+        validate={validateCustomer}
+        toolbar={
+          <Toolbar>
+            <SaveButton />
+          </Toolbar>
+        }
+      >
+        <CustomerSections />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+export default CustomerEdit;

@@ -1,0 +1,160 @@
+/**
+ * The customer list: newest first; search by name, email, phone, city; filters for the consultant
+ * (all, mine, unassigned — back office), lead source, person/company, city and zip; the schema's
+ * list columns (fieldFor). Actions: create, import (back office), client report export.
+ * The open-issue filter (open-due, open-not-due, closed, none) waits for reminders.
+ */
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import { ToggleButton, ToggleButtonGroup } from '@mui/material';
+import {
+  AutocompleteInput,
+  Button,
+  CreateButton,
+  Datagrid,
+  FunctionField,
+  List,
+  ReferenceInput,
+  SelectInput,
+  TextInput,
+  TopToolbar,
+  useListContext,
+  useTranslate,
+} from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import { getStoredUser } from '../../auth/session.ts';
+import { fieldFor, listFields } from '../../resources/fields.tsx';
+import { fieldLabelKey } from '../../resources/labels.ts';
+import { resourceRoute } from '../../routes.tsx';
+import { useArea } from '../../shell/area.ts';
+import { pageSizeFor } from '../../auth/session.ts';
+import { CustomerAvatar } from './CustomerAvatar.tsx';
+import { ExportButton } from './ExportDialog.tsx';
+import { customerModel, customerName, isBackOffice } from './model.ts';
+
+type Assignment = 'all' | 'mine' | 'unassigned';
+
+/** All / mine / unassigned: `assignedTo=<me>` or `assignedToNull=true` on the API. */
+function AssignmentToggle() {
+  const translate = useTranslate();
+  const { filterValues, setFilters, displayedFilters } = useListContext();
+  const me = getStoredUser()?.id;
+  const current: Assignment =
+    filterValues.assignedToNull === true || filterValues.assignedToNull === 'true'
+      ? 'unassigned'
+      : filterValues.assignedTo !== undefined && Number(filterValues.assignedTo) === me
+        ? 'mine'
+        : 'all';
+  const choose = (value: Assignment | null) => {
+    if (!value) return;
+    const { assignedTo: _a, assignedToNull: _n, ...rest } = filterValues;
+    if (value === 'mine') setFilters({ ...rest, assignedTo: me }, displayedFilters);
+    else if (value === 'unassigned')
+      setFilters({ ...rest, assignedToNull: true }, displayedFilters);
+    else setFilters(rest, displayedFilters);
+  };
+  return (
+    <ToggleButtonGroup
+      size="small"
+      exclusive
+      value={current}
+      onChange={(_event, value: Assignment | null) => choose(value)}
+      aria-label={translate('app.customers.assignment.label')}
+    >
+      {(['all', 'mine', 'unassigned'] as const).map((value) => (
+        <ToggleButton key={value} value={value} data-testid={`assignment-${value}`}>
+          {translate(`app.customers.assignment.${value}`)}
+        </ToggleButton>
+      ))}
+    </ToggleButtonGroup>
+  );
+}
+
+function ListActions() {
+  const translate = useTranslate();
+  const area = useArea();
+  const navigate = useNavigate();
+  const backOffice = isBackOffice();
+  const importPath = backOffice ? `/${area}/customers/import` : undefined;
+  return (
+    <TopToolbar sx={{ alignItems: 'center', gap: 1 }}>
+      {backOffice ? <AssignmentToggle /> : null}
+      <CreateButton
+        to={`/${area}/${resourceRoute(area, 'customers', 'create') ?? 'customers/new'}`}
+      />
+      {importPath ? (
+        <Button
+          label={translate('app.customers.import.action')}
+          data-testid="customer-import"
+          onClick={() => navigate(importPath)}
+        >
+          <UploadFileIcon />
+        </Button>
+      ) : null}
+      <ExportButton />
+    </TopToolbar>
+  );
+}
+
+function filters() {
+  const model = customerModel();
+  const label = (field: string) => fieldLabelKey(model.name, field);
+  const out = [
+    <TextInput key="q" source="q" label="ra.action.search" alwaysOn resettable />,
+    <ReferenceInput key="leadSource" source="leadSource" reference="lead-sources">
+      <AutocompleteInput label={label('leadSource')} />
+    </ReferenceInput>,
+    <SelectInput
+      key="isCompany"
+      source="isCompany"
+      label="app.customers.filters.kind"
+      choices={[
+        { id: 'false', name: 'app.customers.filters.person' },
+        { id: 'true', name: 'app.customers.filters.company' },
+      ]}
+    />,
+    <TextInput key="city" source="city" label={label('city')} />,
+    <TextInput key="zip" source="zip" label={label('zip')} />,
+  ];
+  if (isBackOffice()) {
+    out.push(
+      <ReferenceInput key="assignedTo" source="assignedTo" reference="users">
+        <AutocompleteInput label={label('assignedTo')} />
+      </ReferenceInput>,
+    );
+  }
+  return out;
+}
+
+export default function CustomerList() {
+  const model = customerModel();
+  const area = useArea();
+  const columns = listFields(model).filter((field) => field.name !== 'id');
+  return (
+    <List
+      filters={filters()}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      perPage={pageSizeFor('customers')}
+      actions={<ListActions />}
+    >
+      <Datagrid
+        rowClick={(id) => `/${area}/${resourceRoute(area, 'customers', 'show', id)}`}
+        bulkActionButtons={false}
+      >
+        <FunctionField
+          source="lastName"
+          label={fieldLabelKey(model.name, 'lastName')}
+          render={(record: Record<string, unknown>) => (
+            <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
+              <CustomerAvatar record={record} size={28} />
+              {customerName(record)}
+            </span>
+          )}
+        />
+        {columns.map((field) => fieldFor(model, field, { inList: true }))}
+        {fieldFor(model, model.fields.find((field) => field.name === 'createdAt') ?? columns[0], {
+          inList: true,
+        })}
+      </Datagrid>
+    </List>
+  );
+}

@@ -1,0 +1,230 @@
+/**
+ * Customer detail: a header (picture, name, consultant, contact) and the tabs of `?tab=`:
+ * overview, household, contracts, appointments, reminders, offers, documents, notes (notes and
+ * history). Contracts, appointments, reminders and offers arrive with later features: their tabs
+ * are there and say so.
+ */
+import EditIcon from '@mui/icons-material/Edit';
+import { Alert, Box, Card, CardContent, Chip, Stack, Tab, Tabs, Typography } from '@mui/material';
+import {
+  Button,
+  Labeled,
+  ReferenceField,
+  ShowBase,
+  Title,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { fieldFor } from '../../resources/fields.tsx';
+import { resourceRoute } from '../../routes.tsx';
+import { useArea } from '../../shell/area.ts';
+import { EditableAvatar } from './CustomerAvatar.tsx';
+import { DocumentsTab } from './DocumentsTab.tsx';
+import { HouseholdTab } from './HouseholdTab.tsx';
+import { MergeButton } from './MergeDialog.tsx';
+import { canMerge, customerModel, customerName, fieldsOf, type Group } from './model.ts';
+
+export const TABS = [
+  'overview',
+  'household',
+  'contracts',
+  'appointments',
+  'reminders',
+  'offers',
+  'documents',
+  'notes',
+] as const;
+export type CustomerTab = (typeof TABS)[number];
+
+function FieldsOf({ groups }: { groups: Group[] }) {
+  const model = customerModel();
+  const record = useRecordContext();
+  const translate = useTranslate();
+  return (
+    <Stack spacing={2}>
+      {groups.map((group) => {
+        const fields = fieldsOf(group);
+        if (fields.length === 0) return null;
+        return (
+          <Box key={group}>
+            <Typography variant="subtitle2" color="text.secondary" sx={{ mb: 1 }}>
+              {translate(`app.customers.sections.${group}`)}
+            </Typography>
+            <Box
+              sx={{
+                display: 'grid',
+                gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))',
+                gap: 2,
+              }}
+            >
+              {fields.map((field) => {
+                const element = fieldFor(model, field);
+                if (!element) return null;
+                const value = record?.[field.name];
+                return (
+                  <Labeled key={field.name} label={(element.props as { label: string }).label}>
+                    {value === null || value === undefined || value === '' ? (
+                      <Typography variant="body2" color="text.disabled">
+                        –
+                      </Typography>
+                    ) : (
+                      element
+                    )}
+                  </Labeled>
+                );
+              })}
+            </Box>
+          </Box>
+        );
+      })}
+    </Stack>
+  );
+}
+
+function ComingTab({ tab }: { tab: CustomerTab }) {
+  const translate = useTranslate();
+  return (
+    <Alert severity="info" data-testid={`tab-empty-${tab}`}>
+      {translate(`app.customers.tabs.empty.${tab}`)}
+    </Alert>
+  );
+}
+
+function Header() {
+  const record = useRecordContext();
+  const translate = useTranslate();
+  const area = useArea();
+  const navigate = useNavigate();
+  if (!record) return null;
+  const editPath = resourceRoute(area, 'customers', 'edit', record.id);
+  return (
+    <Card sx={{ mb: 2 }}>
+      <CardContent sx={{ display: 'flex', gap: 3, alignItems: 'center', flexWrap: 'wrap' }}>
+        <EditableAvatar record={record} />
+        <Box sx={{ flex: 1, minWidth: 240 }}>
+          <Typography variant="h5" component="h1" data-testid="customer-name">
+            {customerName(record)}
+          </Typography>
+          <Stack direction="row" spacing={1} sx={{ mt: 0.5, flexWrap: 'wrap' }}>
+            <Chip
+              size="small"
+              label={translate(
+                record.isCompany ? 'app.customers.filters.company' : 'app.customers.filters.person',
+              )}
+            />
+            {record.city ? (
+              <Chip
+                size="small"
+                variant="outlined"
+                label={`${record.zip ?? ''} ${record.city}`.trim()}
+              />
+            ) : null}
+          </Stack>
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            {[record.email, record.phoneNumber].filter(Boolean).join(' · ')}
+          </Typography>
+        </Box>
+        <Box>
+          <Labeled label="resources.customers.fields.assignedTo">
+            {record.assignedTo ? (
+              <ReferenceField source="assignedTo" reference="users" link={false} />
+            ) : (
+              <Typography variant="body2">
+                {translate('app.customers.assignment.unassigned')}
+              </Typography>
+            )}
+          </Labeled>
+        </Box>
+        <Stack direction="row" spacing={1}>
+          {editPath ? (
+            <Button
+              label="ra.action.edit"
+              onClick={() => navigate(`/${area}/${editPath}`)}
+              data-testid="customer-edit"
+            >
+              <EditIcon />
+            </Button>
+          ) : null}
+          {canMerge() ? <MergeButton /> : null}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+function CustomerTabs() {
+  const translate = useTranslate();
+  const record = useRecordContext();
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab') as CustomerTab | null;
+  const tab: CustomerTab = requested && TABS.includes(requested) ? requested : 'overview';
+  if (!record) return null;
+  const personal: Group[] = record.isCompany ? ['company', 'name'] : ['name', 'person'];
+  return (
+    <Card>
+      <Tabs
+        value={tab}
+        onChange={(_event, value: CustomerTab) => setParams({ tab: value }, { replace: true })}
+        variant="scrollable"
+        scrollButtons="auto"
+        sx={{ borderBottom: 1, borderColor: 'divider' }}
+      >
+        {TABS.map((value) => (
+          <Tab
+            key={value}
+            value={value}
+            label={translate(`app.customers.tabs.${value}`)}
+            data-testid={`tab-${value}`}
+          />
+        ))}
+      </Tabs>
+      <CardContent>
+        {tab === 'overview' ? (
+          <FieldsOf groups={[...personal, 'address', 'contact', 'sales']} />
+        ) : null}
+        {tab === 'household' ? <HouseholdTab /> : null}
+        {tab === 'documents' ? <DocumentsTab /> : null}
+        {tab === 'notes' ? (
+          <Stack spacing={2}>
+            <FieldsOf groups={['notes']} />
+            <Box sx={{ display: 'flex', gap: 4 }}>
+              {['createdAt', 'updatedAt'].map((name) => {
+                const model = customerModel();
+                const field = model.fields.find((candidate) => candidate.name === name);
+                return field ? (
+                  <Labeled key={name} label={`resources.customers.fields.${name}`}>
+                    {fieldFor(model, field) ?? <span />}
+                  </Labeled>
+                ) : null;
+              })}
+            </Box>
+          </Stack>
+        ) : null}
+        {['contracts', 'appointments', 'reminders', 'offers'].includes(tab) ? (
+          <ComingTab tab={tab} />
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Page() {
+  const record = useRecordContext();
+  if (!record) return null;
+  return (
+    <Box sx={{ mt: 2 }}>
+      <Title title={customerName(record)} />
+      <Header />
+      <CustomerTabs />
+    </Box>
+  );
+}
+
+export default function CustomerShow() {
+  return (
+    <ShowBase>
+      <Page />
+    </ShowBase>
+  );
+}

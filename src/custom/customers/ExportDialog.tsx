@@ -1,0 +1,136 @@
+/**
+ * Client report export (from, until, lead sources) as CSV: the server streams the customers the
+ * user sees; the browser saves the file.
+ */
+import DownloadIcon from '@mui/icons-material/Download';
+import {
+  Button as MuiButton,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  FormGroup,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import { Button, useGetList, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { download, messageOf } from './api.ts';
+
+const localized = (record: Record<string, unknown>, locale: string) => {
+  const key = `name${locale.charAt(0).toUpperCase()}${locale.slice(1)}`;
+  return String(record[key] || record.nameDe || `#${record.id}`);
+};
+
+export function ExportButton() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const [locale] = useLocaleState();
+  const [open, setOpen] = useState(false);
+  const [from, setFrom] = useState('');
+  const [until, setUntil] = useState('');
+  const [sources, setSources] = useState<number[]>([]);
+  const [busy, setBusy] = useState(false);
+  const { data: leadSources = [] } = useGetList('lead-sources', {
+    pagination: { page: 1, perPage: 200 },
+    sort: { field: 'id', order: 'ASC' },
+  });
+  const invalid = Boolean(from && until && from > until);
+
+  const run = async () => {
+    const query = new URLSearchParams();
+    if (from) query.set('from', from);
+    if (until) query.set('until', until);
+    for (const id of sources) query.append('lead_source', String(id));
+    setBusy(true);
+    try {
+      await download(`customers/export?${query}`, 'customers.csv');
+      setOpen(false);
+    } catch (error) {
+      notify(messageOf(error), { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <Button
+        label={translate('app.customers.export.action')}
+        onClick={() => setOpen(true)}
+        data-testid="customer-export"
+      >
+        <DownloadIcon />
+      </Button>
+      <Dialog
+        open={open}
+        onClose={() => setOpen(false)}
+        aria-labelledby="export-title"
+        fullWidth
+        maxWidth="sm"
+      >
+        <DialogTitle id="export-title">{translate('app.customers.export.title')}</DialogTitle>
+        <DialogContent>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+            {translate('app.customers.export.text')}
+          </Typography>
+          <Stack direction="row" spacing={2} sx={{ mb: 2 }}>
+            <TextField
+              type="date"
+              label={translate('app.customers.export.from')}
+              value={from}
+              onChange={(event) => setFrom(event.target.value)}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+            <TextField
+              type="date"
+              label={translate('app.customers.export.until')}
+              value={until}
+              onChange={(event) => setUntil(event.target.value)}
+              error={invalid}
+              helperText={invalid ? translate('app.customers.export.untilBeforeFrom') : ' '}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+          </Stack>
+          <Typography variant="subtitle2">
+            {translate('app.customers.export.leadSources')}
+          </Typography>
+          <FormGroup row>
+            {leadSources.map((source) => (
+              <FormControlLabel
+                key={source.id}
+                control={
+                  <Checkbox
+                    checked={sources.includes(Number(source.id))}
+                    onChange={(event) =>
+                      setSources((current) =>
+                        event.target.checked
+                          ? [...current, Number(source.id)]
+                          : current.filter((id) => id !== Number(source.id)),
+                      )
+                    }
+                  />
+                }
+                label={localized(source, locale)}
+              />
+            ))}
+          </FormGroup>
+        </DialogContent>
+        <DialogActions>
+          <MuiButton onClick={() => setOpen(false)}>{translate('ra.action.cancel')}</MuiButton>
+          <MuiButton
+            variant="contained"
+            onClick={run}
+            disabled={busy || invalid}
+            startIcon={<DownloadIcon />}
+          >
+            {translate('app.customers.export.download')}
+          </MuiButton>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}

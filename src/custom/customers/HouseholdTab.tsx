@@ -1,0 +1,292 @@
+/**
+ * The household tab: the customer's family members; add, edit and remove them (the schema's
+ * inputs in a dialog, pessimistic so the server's field errors show beside the inputs), and turn a
+ * member into a customer of its own.
+ */
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import {
+  Box,
+  Button as MuiButton,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import {
+  Button,
+  CreateBase,
+  EditBase,
+  type Identifier,
+  SaveButton,
+  SimpleForm,
+  Toolbar,
+  useDelete,
+  useGetList,
+  useLocale,
+  useNotify,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import { formatDate } from '../../i18n/format.ts';
+import { inputFor } from '../../resources/inputs.tsx';
+import { enumKey, fieldLabelKey } from '../../resources/labels.ts';
+import { resourceRoute } from '../../routes.tsx';
+import { useArea } from '../../shell/area.ts';
+import { ApiCallError, apiJson, messageOf } from './api.ts';
+import { birthDateFirst, INPUT_GRID, memberModel, validatePerson } from './model.ts';
+
+/** Fields of the member form: everything a client writes but the customer and the link. */
+const FORM_EXCLUDED = new Set(['customerId', 'linkedCustomerId']);
+
+function MemberInputs() {
+  const model = memberModel();
+  return (
+    <Box sx={INPUT_GRID}>
+      {birthDateFirst(
+        model.fields.filter((field) => !field.readOnly && !FORM_EXCLUDED.has(field.name)),
+      ).map((field) => inputFor(model, field))}
+    </Box>
+  );
+}
+
+function MemberDialog({
+  customerId,
+  memberId,
+  onClose,
+}: {
+  customerId: Identifier;
+  memberId?: Identifier;
+  onClose: (changed: boolean) => void;
+}) {
+  const translate = useTranslate();
+  const toolbar = (
+    <Toolbar sx={{ justifyContent: 'space-between' }}>
+      <MuiButton onClick={() => onClose(false)}>{translate('ra.action.cancel')}</MuiButton>
+      <SaveButton data-testid="member-save" />
+    </Toolbar>
+  );
+  return (
+    <Dialog
+      open
+      onClose={() => onClose(false)}
+      fullWidth
+      maxWidth="md"
+      aria-labelledby="member-title"
+    >
+      <DialogTitle id="member-title">
+        {translate(memberId ? 'app.customers.household.edit' : 'app.customers.household.add')}
+      </DialogTitle>
+      <DialogContent>
+        {memberId ? (
+          <EditBase
+            resource="household-members"
+            id={memberId}
+            mutationMode="pessimistic"
+            redirect={false}
+            mutationOptions={{ onSuccess: () => onClose(true) }}
+          >
+            <SimpleForm validate={validatePerson} toolbar={toolbar}>
+              <MemberInputs />
+            </SimpleForm>
+          </EditBase>
+        ) : (
+          <CreateBase
+            resource="household-members"
+            redirect={false}
+            record={{ customerId, sameHousehold: true }}
+            mutationOptions={{ onSuccess: () => onClose(true) }}
+          >
+            <SimpleForm validate={validatePerson} toolbar={toolbar}>
+              <MemberInputs />
+            </SimpleForm>
+          </CreateBase>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+interface Member {
+  id: Identifier;
+  firstName: string;
+  lastName: string;
+  relation?: string | null;
+  dateOfBirth?: string | null;
+  sameHousehold?: boolean | null;
+  linkedCustomerId?: number | null;
+}
+
+export function HouseholdTab() {
+  const customer = useRecordContext();
+  const translate = useTranslate();
+  const language = useLocale();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const area = useArea();
+  const [dialog, setDialog] = useState<{ memberId?: Identifier } | null>(null);
+  const [confirm, setConfirm] = useState<Member | null>(null);
+  const [remove] = useDelete();
+  const {
+    data = [],
+    refetch,
+    isPending,
+  } = useGetList<Member>('household-members', {
+    filter: { customerId: customer?.id },
+    pagination: { page: 1, perPage: 100 },
+    sort: { field: 'id', order: 'ASC' },
+  });
+  if (!customer) return null;
+  const showPath = (id: Identifier) => `/${area}/${resourceRoute(area, 'customers', 'show', id)}`;
+
+  const convert = async (member: Member) => {
+    try {
+      const answer = await apiJson<{ data: { id: number } }>(
+        'POST',
+        `household-members/${member.id}/convert`,
+      );
+      notify('app.customers.household.converted', { type: 'success' });
+      navigate(showPath(answer.data.id));
+    } catch (error) {
+      const failure = error instanceof ApiCallError ? error.failure : undefined;
+      const detail = failure?.errors
+        ? Object.entries(failure.errors)
+            .map(([key, value]) => `${key}: ${value.join(', ')}`)
+            .join('; ')
+        : '';
+      notify(detail ? `${messageOf(error)} ${detail}` : messageOf(error), { type: 'error' });
+    }
+  };
+
+  return (
+    <Box>
+      <Box sx={{ display: 'flex', justifyContent: 'flex-end', mb: 1 }}>
+        <Button
+          label="app.customers.household.add"
+          onClick={() => setDialog({})}
+          data-testid="member-add"
+        >
+          <AddIcon />
+        </Button>
+      </Box>
+      {!isPending && data.length === 0 ? (
+        <Typography color="text.secondary">{translate('app.customers.household.empty')}</Typography>
+      ) : (
+        <Table size="small" data-testid="household-table">
+          <TableHead>
+            <TableRow>
+              {['firstName', 'lastName', 'relation', 'dateOfBirth', 'sameHousehold'].map(
+                (field) => (
+                  <TableCell key={field}>
+                    {translate(fieldLabelKey('household-members', field))}
+                  </TableCell>
+                ),
+              )}
+              <TableCell />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {data.map((member) => (
+              <TableRow key={member.id}>
+                <TableCell>{member.firstName}</TableCell>
+                <TableCell>{member.lastName}</TableCell>
+                <TableCell>
+                  {member.relation ? translate(enumKey('householdRelation', member.relation)) : ''}
+                </TableCell>
+                <TableCell>
+                  {member.dateOfBirth ? formatDate(member.dateOfBirth, language) : ''}
+                </TableCell>
+                <TableCell>
+                  {translate(member.sameHousehold ? 'app.customers.yes' : 'app.customers.no')}
+                </TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {member.linkedCustomerId ? (
+                    <MuiButton
+                      size="small"
+                      onClick={() => navigate(showPath(member.linkedCustomerId as number))}
+                    >
+                      {translate('app.customers.household.openCustomer')}
+                    </MuiButton>
+                  ) : (
+                    <Tooltip title={translate('app.customers.household.convert')}>
+                      <IconButton
+                        size="small"
+                        onClick={() => convert(member)}
+                        aria-label={translate('app.customers.household.convert')}
+                      >
+                        <PersonAddIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  )}
+                  <IconButton
+                    size="small"
+                    onClick={() => setDialog({ memberId: member.id })}
+                    aria-label={translate('ra.action.edit')}
+                  >
+                    <EditIcon fontSize="small" />
+                  </IconButton>
+                  <IconButton
+                    size="small"
+                    onClick={() => setConfirm(member)}
+                    aria-label={translate('ra.action.delete')}
+                  >
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      {dialog ? (
+        <MemberDialog
+          customerId={customer.id}
+          memberId={dialog.memberId}
+          onClose={(changed) => {
+            setDialog(null);
+            if (changed) void refetch();
+          }}
+        />
+      ) : null}
+      <Dialog open={confirm !== null} onClose={() => setConfirm(null)}>
+        <DialogTitle>{translate('app.customers.household.removeTitle')}</DialogTitle>
+        <DialogContent>{confirm ? `${confirm.firstName} ${confirm.lastName}` : ''}</DialogContent>
+        <DialogActions>
+          <MuiButton onClick={() => setConfirm(null)}>{translate('ra.action.cancel')}</MuiButton>
+          <MuiButton
+            color="error"
+            variant="contained"
+            onClick={() => {
+              const member = confirm;
+              setConfirm(null);
+              if (!member) return;
+              remove(
+                'household-members',
+                { id: member.id, previousData: member },
+                {
+                  mutationMode: 'pessimistic',
+                  onSuccess: () => void refetch(),
+                  onError: (error) => notify(messageOf(error), { type: 'error' }),
+                },
+              );
+            }}
+          >
+            {translate('ra.action.delete')}
+          </MuiButton>
+        </DialogActions>
+      </Dialog>
+    </Box>
+  );
+}

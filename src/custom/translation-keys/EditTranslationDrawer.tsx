@@ -1,0 +1,160 @@
+/**
+ * The drawer (large, 35 %) that edits one key's four texts (mount it with the key's id as `key`). Saves all four through the PUT; the
+ * server's field errors ("translations.<n>.text") show beside the text they concern. A text can go
+ * back to the release's text (it then follows future releases again).
+ */
+import { Alert, Box, Button, Stack, TextField, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useLocale, useNotify, useTranslate } from 'react-admin';
+import { AppDrawer } from '../../components/AppDrawer.tsx';
+import type { Language, TranslationEntry } from '../../i18n/api.ts';
+import { formatDateTime } from '../../i18n/format.ts';
+import { useSaveTranslation } from './useLocalizationData.ts';
+
+interface HttpFailure {
+  status?: number;
+  message?: string;
+  body?: { errors?: Record<string, string> } | null;
+}
+
+export function EditTranslationDrawer({
+  entry,
+  languages,
+  onClose,
+}: {
+  entry: TranslationEntry | null;
+  languages: Language[];
+  onClose: () => void;
+}) {
+  const translate = useTranslate();
+  const locale = useLocale();
+  const notify = useNotify();
+  const save = useSaveTranslation();
+  const [texts, setTexts] = useState<Record<number, string>>(() =>
+    Object.fromEntries(
+      (entry?.translations ?? []).map((translation) => [translation.languageId, translation.text]),
+    ),
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  if (!entry) return null;
+
+  const order = languages.map((language) => language.id);
+  const submit = () => {
+    setErrors({});
+    save.mutate(
+      {
+        id: entry.id,
+        translationKey: entry.translationKey,
+        translations: order.map((languageId) => ({ languageId, text: texts[languageId] ?? '' })),
+      },
+      {
+        onSuccess: () => {
+          notify('app.translationKeys.saved', { type: 'success' });
+          onClose();
+        },
+        onError: (error) => {
+          const failure = error as HttpFailure;
+          const fieldErrors = failure.body?.errors ?? {};
+          setErrors(fieldErrors);
+          if (Object.keys(fieldErrors).length === 0) {
+            notify(failure.message || 'ra.notification.http_error', { type: 'error' });
+          }
+        },
+      },
+    );
+  };
+
+  const generalErrors = Object.entries(errors)
+    .filter(([path]) => !/^translations\.\d+\.text$/.test(path))
+    .map(([, message]) => message);
+
+  return (
+    <AppDrawer
+      open
+      onClose={onClose}
+      size="large"
+      title={translate('app.translationKeys.editTitle')}
+    >
+      <Box
+        component="form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+        noValidate
+      >
+        <Typography
+          variant="body2"
+          sx={{ fontFamily: 'monospace', wordBreak: 'break-all', mb: 2 }}
+          data-testid="translation-key"
+        >
+          {entry.translationKey}
+        </Typography>
+        {generalErrors.length > 0 && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {generalErrors.map((message) => translate(message)).join(' ')}
+          </Alert>
+        )}
+        <Stack spacing={2}>
+          {languages.map((language, index) => {
+            const stored = entry.translations.find((item) => item.languageId === language.id);
+            const value = texts[language.id] ?? '';
+            const error = errors[`translations.${index}.text`];
+            const release = stored?.releaseText ?? null;
+            return (
+              <Box key={language.id}>
+                <TextField
+                  name={`text-${language.abbreviation}`}
+                  label={translate(`app.languageNames.${language.abbreviation}`)}
+                  value={value}
+                  onChange={(event) =>
+                    setTexts((current) => ({ ...current, [language.id]: event.target.value }))
+                  }
+                  multiline
+                  minRows={1}
+                  maxRows={8}
+                  fullWidth
+                  error={Boolean(error) || value === ''}
+                  helperText={
+                    error
+                      ? translate(error)
+                      : value === ''
+                        ? translate('app.translationKeys.missingHelp')
+                        : stored?.editedAt
+                          ? translate('app.translationKeys.editedOn', {
+                              date: formatDateTime(stored.editedAt, locale),
+                            })
+                          : undefined
+                  }
+                  slotProps={{ htmlInput: { lang: language.abbreviation, maxLength: 2000 } }}
+                />
+                {release !== null && release !== value && (
+                  <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5 }}>
+                    <Typography variant="caption" color="text.secondary" sx={{ flex: 1 }}>
+                      {translate('app.translationKeys.releaseText', { text: release })}
+                    </Typography>
+                    <Button
+                      size="small"
+                      onClick={() =>
+                        setTexts((current) => ({ ...current, [language.id]: release }))
+                      }
+                    >
+                      {translate('app.translationKeys.useRelease')}
+                    </Button>
+                  </Box>
+                )}
+              </Box>
+            );
+          })}
+        </Stack>
+        <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end', mt: 3 }}>
+          <Button onClick={onClose}>{translate('ra.action.cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={save.isPending}>
+            {translate('ra.action.save')}
+          </Button>
+        </Box>
+      </Box>
+    </AppDrawer>
+  );
+}

@@ -1,0 +1,339 @@
+/**
+ * The route table: every admin and consultant route of the spec (SPEC §2), the areas it belongs to,
+ * what it renders and its menu entry. The shell (src/App.tsx, src/shell/) builds the routers and
+ * the menus from this one list; later features replace entries, never structure.
+ *
+ * How to register a screen:
+ * - A schema resource's views need nothing here beyond the entries below: `{ resource, view }`
+ *   renders the generic (or overridden, src/resources/overrides.ts) view; while the resource has no
+ *   schema yet, the entry shows the "coming" placeholder.
+ * - A hand-written page: set `page: lazy(() => import('./custom/<area>/<Page>.tsx'))` on its entry
+ *   (replacing `coming`).
+ * Paths are written as in the spec (`customers/{id}/edit`); `{id}` must be a positive integer (else
+ * the 404 page shows). Query-driven tabs (`customers/{id}?tab=…`) are read by the page itself.
+ */
+import type { SvgIconComponent } from '@mui/icons-material';
+import AssignmentIcon from '@mui/icons-material/Assignment';
+import BusinessIcon from '@mui/icons-material/Business';
+import CampaignIcon from '@mui/icons-material/Campaign';
+import DashboardIcon from '@mui/icons-material/Dashboard';
+import DescriptionIcon from '@mui/icons-material/Description';
+import EmojiEventsIcon from '@mui/icons-material/EmojiEvents';
+import EventIcon from '@mui/icons-material/Event';
+import GroupIcon from '@mui/icons-material/Group';
+import HandshakeIcon from '@mui/icons-material/Handshake';
+import InventoryIcon from '@mui/icons-material/Inventory2';
+import NotificationsIcon from '@mui/icons-material/Notifications';
+import PaymentsIcon from '@mui/icons-material/Payments';
+import PeopleIcon from '@mui/icons-material/People';
+import PercentIcon from '@mui/icons-material/Percent';
+import RequestQuoteIcon from '@mui/icons-material/RequestQuote';
+import RuleIcon from '@mui/icons-material/Rule';
+import SettingsIcon from '@mui/icons-material/Settings';
+import SourceIcon from '@mui/icons-material/Source';
+import TaskIcon from '@mui/icons-material/TaskAlt';
+import TranslateIcon from '@mui/icons-material/Translate';
+import ViewKanbanIcon from '@mui/icons-material/ViewKanban';
+import AlarmIcon from '@mui/icons-material/Alarm';
+import WorkIcon from '@mui/icons-material/Work';
+import MailIcon from '@mui/icons-material/MailOutline';
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { Permission } from './schema/vocabulary.ts';
+
+export type Area = 'admin' | 'consultant';
+export const AREAS: Area[] = ['admin', 'consultant'];
+export type ViewKind = 'list' | 'create' | 'edit' | 'show';
+
+export type MenuGroup =
+  'overview' | 'sales' | 'contracts' | 'commissions' | 'reference' | 'administration';
+export const MENU_GROUPS: MenuGroup[] = [
+  'overview',
+  'sales',
+  'contracts',
+  'commissions',
+  'reference',
+  'administration',
+];
+
+export interface MenuEntry {
+  group: MenuGroup;
+  /** Translation key of the label. */
+  label: string;
+  icon: SvgIconComponent;
+}
+
+export interface RouteEntry {
+  /** Path inside the area, in the spec's notation. */
+  path: string;
+  areas: Area[];
+  /** A schema resource's view … */
+  resource?: string;
+  view?: ViewKind;
+  /** … or a hand-written page … */
+  page?: LazyExoticComponent<ComponentType>;
+  /** … or, until its feature lands, a placeholder naming the feature (app.coming.<feature>). */
+  coming?: string;
+  menu?: MenuEntry;
+  /** Needed to open the route (besides the area); the server enforces its own rules anyway. */
+  permission?: Permission;
+}
+
+const BOTH: Area[] = ['admin', 'consultant'];
+const ADMIN: Area[] = ['admin'];
+
+const Dashboard = lazy(() => import('./custom/Dashboard.tsx'));
+const Notifications = lazy(() => import('./custom/NotificationsPage.tsx'));
+const CustomerImport = lazy(() => import('./custom/customers/CustomerImport.tsx'));
+
+/** list, new, {id}/edit and {id} (show) of a resource, as the spec writes them. */
+export function crud(
+  resource: string,
+  areas: Area[],
+  menu: MenuEntry | undefined,
+  options: { listPath?: string; kinds?: ViewKind[]; permission?: Permission } = {},
+): RouteEntry[] {
+  const kinds = options.kinds ?? ['list', 'create', 'edit', 'show'];
+  const paths: Record<ViewKind, string> = {
+    list: options.listPath ?? resource,
+    create: `${resource}/new`,
+    edit: `${resource}/{id}/edit`,
+    show: `${resource}/{id}`,
+  };
+  return kinds.map((view) => ({
+    path: paths[view],
+    areas,
+    resource,
+    view,
+    permission: options.permission,
+    menu: view === 'list' ? menu : undefined,
+  }));
+}
+
+export const ROUTES: RouteEntry[] = [
+  // Overview
+  {
+    path: 'dashboard',
+    areas: BOTH,
+    page: Dashboard,
+    menu: { group: 'overview', label: 'app.menu.dashboard', icon: DashboardIcon },
+  },
+  {
+    path: 'notifications',
+    areas: ADMIN,
+    page: Notifications,
+    menu: { group: 'overview', label: 'app.menu.notifications', icon: NotificationsIcon },
+  },
+  {
+    path: 'tasks',
+    areas: ADMIN,
+    coming: 'tasks',
+    menu: { group: 'overview', label: 'app.menu.tasks', icon: TaskIcon },
+  },
+
+  // Customers and sales
+  ...crud('customers', BOTH, { group: 'sales', label: 'app.menu.customers', icon: PeopleIcon }),
+  // CSV import of customers (back office; the spec shows no screen for it, the list links here).
+  { path: 'customers/import', areas: ADMIN, page: CustomerImport },
+  {
+    path: 'leads',
+    areas: BOTH,
+    coming: 'leads',
+    menu: { group: 'sales', label: 'app.menu.leads', icon: ViewKanbanIcon },
+  },
+  {
+    path: 'appointments',
+    areas: BOTH,
+    coming: 'appointments',
+    menu: { group: 'sales', label: 'app.menu.appointments', icon: EventIcon },
+  },
+  ...crud('reminders', BOTH, { group: 'sales', label: 'app.menu.reminders', icon: AlarmIcon }),
+  {
+    path: 'offers',
+    areas: BOTH,
+    coming: 'offers',
+    menu: { group: 'sales', label: 'app.menu.offers', icon: RequestQuoteIcon },
+  },
+
+  // Contracts
+  {
+    path: 'contracts',
+    areas: BOTH,
+    coming: 'contracts',
+    menu: { group: 'contracts', label: 'app.menu.contracts', icon: DescriptionIcon },
+  },
+  { path: 'contracts/{id}', areas: BOTH, coming: 'contracts' },
+  { path: 'contracts/{id}/edit', areas: ADMIN, coming: 'contracts' },
+  {
+    path: 'non-closures',
+    areas: BOTH,
+    coming: 'contracts',
+    menu: { group: 'contracts', label: 'app.menu.nonClosures', icon: AssignmentIcon },
+  },
+  { path: 'non-closures/{id}', areas: BOTH, coming: 'contracts' },
+  { path: 'non-closures/{id}/edit', areas: ADMIN, coming: 'contracts' },
+  {
+    path: 'broker-contracts',
+    areas: BOTH,
+    coming: 'contracts',
+    menu: { group: 'contracts', label: 'app.menu.brokerContracts', icon: HandshakeIcon },
+  },
+
+  // Commissions
+  {
+    path: 'my-commissions',
+    areas: BOTH,
+    coming: 'commissions',
+    menu: { group: 'commissions', label: 'app.menu.myCommissions', icon: PaymentsIcon },
+  },
+  {
+    path: 'leaderboard',
+    areas: BOTH,
+    coming: 'leaderboard',
+    menu: { group: 'commissions', label: 'app.menu.leaderboard', icon: EmojiEventsIcon },
+  },
+  {
+    path: 'commissions',
+    areas: ADMIN,
+    coming: 'commissions',
+    menu: { group: 'commissions', label: 'app.menu.commissions', icon: PercentIcon },
+    permission: 'manage-commissions',
+  },
+  ...crud(
+    'commission-rules',
+    ADMIN,
+    { group: 'commissions', label: 'app.menu.commissionRules', icon: RuleIcon },
+    { kinds: ['list', 'create', 'edit'], permission: 'manage-commission-rules' },
+  ),
+  {
+    path: 'assigned-single-payments',
+    areas: ADMIN,
+    coming: 'commissions',
+    menu: { group: 'commissions', label: 'app.menu.assignedSinglePayments', icon: PaymentsIcon },
+    permission: 'manage-commissions',
+  },
+  {
+    path: 'payouts',
+    areas: ADMIN,
+    coming: 'commissions',
+    menu: { group: 'commissions', label: 'app.menu.payouts', icon: PaymentsIcon },
+    permission: 'manage-commissions',
+  },
+
+  // Reference data
+  ...crud(
+    'companies',
+    ADMIN,
+    { group: 'reference', label: 'app.menu.companies', icon: BusinessIcon },
+    { kinds: ['list', 'create', 'edit'] },
+  ),
+  ...crud(
+    'lead-sources',
+    ADMIN,
+    { group: 'reference', label: 'app.menu.leadSources', icon: SourceIcon },
+    { kinds: ['list', 'create', 'edit'] },
+  ),
+  ...crud('products', ADMIN, {
+    group: 'reference',
+    label: 'app.menu.products',
+    icon: InventoryIcon,
+  }),
+  ...crud('sub-products', ADMIN, {
+    group: 'reference',
+    label: 'app.menu.subProducts',
+    icon: InventoryIcon,
+  }),
+  ...crud('sub-product-variants', ADMIN, {
+    group: 'reference',
+    label: 'app.menu.subProductVariants',
+    icon: InventoryIcon,
+  }),
+
+  // Administration
+  ...crud(
+    'users',
+    ADMIN,
+    { group: 'administration', label: 'app.menu.users', icon: GroupIcon },
+    { listPath: 'gs-users', permission: 'manage-users' },
+  ),
+  ...crud(
+    'sub-brokers',
+    ADMIN,
+    { group: 'administration', label: 'app.menu.subBrokers', icon: WorkIcon },
+    { kinds: ['list', 'create', 'edit'] },
+  ),
+  ...crud(
+    'external-users',
+    ADMIN,
+    { group: 'administration', label: 'app.menu.externalUsers', icon: CampaignIcon },
+    { kinds: ['list', 'create', 'edit'], permission: 'manage-users' },
+  ),
+  {
+    path: 'translation-keys',
+    areas: ADMIN,
+    page: lazy(() => import('./custom/translation-keys/TranslationKeysPage.tsx')),
+    menu: { group: 'administration', label: 'app.menu.translationKeys', icon: TranslateIcon },
+    permission: 'manage-translation-keys',
+  },
+  {
+    path: 'settings',
+    areas: BOTH,
+    page: lazy(() => import('./custom/account/SettingsPage.tsx')),
+    menu: { group: 'administration', label: 'app.menu.settings', icon: SettingsIcon },
+  },
+  // Not a spec route: the mails the server wrote (demo mode keeps them here; issue 3).
+  {
+    path: 'outbox',
+    areas: ADMIN,
+    page: lazy(() => import('./custom/account/OutboxPage.tsx')),
+    menu: { group: 'administration', label: 'app.menu.outbox', icon: MailIcon },
+    permission: 'manage-users',
+  },
+];
+
+/** Router path of a spec path: `{id}` → `:id`. */
+export const routerPath = (specPath: string): string => specPath.replace(/\{([a-zA-Z]+)\}/g, ':$1');
+
+export const routesOf = (area: Area): RouteEntry[] =>
+  ROUTES.filter((entry) => entry.areas.includes(area));
+
+/**
+ * Where a resource's view lives inside an area, relative to the area (`companies/5/edit`), or
+ * undefined when the area has no such route.
+ */
+export function resourceRoute(
+  area: Area,
+  resource: string,
+  view: ViewKind,
+  id?: string | number,
+): string | undefined {
+  const entry = ROUTES.find(
+    (candidate) =>
+      candidate.resource === resource && candidate.view === view && candidate.areas.includes(area),
+  );
+  return entry?.path.replace('{id}', String(id ?? ''));
+}
+
+/** The schema resources an area registers: those its routes name. */
+export const resourcesOf = (area: Area): string[] => [
+  ...new Set(routesOf(area).flatMap((entry) => (entry.resource ? [entry.resource] : []))),
+];
+
+/** Public routes (SPEC §2), outside the areas; same registration rule: `page` replaces `coming`. */
+export interface PublicRoute {
+  path: string;
+  page?: LazyExoticComponent<ComponentType>;
+  coming?: string;
+}
+
+export const PUBLIC_ROUTES: PublicRoute[] = [
+  { path: 'login', page: lazy(() => import('./custom/account/LoginPage.tsx')) },
+  { path: 'forgot-password', page: lazy(() => import('./custom/account/ForgotPasswordPage.tsx')) },
+  { path: 'change-password', page: lazy(() => import('./custom/account/ChangePasswordPage.tsx')) },
+  { path: 'register', page: lazy(() => import('./custom/account/RegisterPage.tsx')) },
+  { path: '404', page: lazy(() => import('./custom/NotFoundRoute.tsx')) },
+  { path: 'no-access', page: lazy(() => import('./custom/NoAccessRoute.tsx')) },
+  { path: 'app-elements-guide', page: lazy(() => import('./custom/AppElementsGuide.tsx')) },
+  { path: 'financescout24/{clientID}', coming: 'fs24' },
+  { path: 'financescout24/{clientID}/{draftID}', coming: 'fs24' },
+  { path: 'attach-signatures/{id}', coming: 'signatures' },
+];

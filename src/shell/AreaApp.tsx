@@ -1,0 +1,142 @@
+/**
+ * One react-admin app per area (/admin, /consultant): resources registered from the schemas, routes
+ * from the route table at the spec's paths, plus the react-admin style aliases its own buttons use
+ * (`<resource>`, `<resource>/create`, `<resource>/:id/show`).
+ */
+import { QueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import {
+  Admin,
+  CustomRoutes,
+  type DataProvider,
+  type AuthProvider,
+  type I18nProvider,
+  Notification,
+  useNotify,
+} from 'react-admin';
+import { Navigate, Route, useLocation } from 'react-router-dom';
+import { getStoredUser, getToken, homeOf } from '../auth/session.ts';
+import { NotFoundPage, RedirectToLogin } from '../custom/PublicPages.tsx';
+import { Layout } from '../layout/Layout.tsx';
+import { MODELS } from '../resources/registry.ts';
+import { resourceRegistrations } from '../resources/resources.tsx';
+import { type Area, crud, ROUTES, type RouteEntry, routerPath, routesOf } from '../routes.tsx';
+import { theme } from '../theme.ts';
+import { UI } from './config.ts';
+import { RouteView } from './RouteView.tsx';
+
+function AppNotification() {
+  return <Notification autoHideDuration={UI.notificationMs} />;
+}
+
+/** Tells the user why they landed here when a route was refused (state.denied). */
+function DeniedNotice() {
+  const location = useLocation();
+  const notify = useNotify();
+  const denied = (location.state as { denied?: string } | null)?.denied;
+  useEffect(() => {
+    if (denied) notify('app.access.denied', { type: 'warning', messageArgs: { path: denied } });
+  }, [denied, notify]);
+  return null;
+}
+
+function Guarded({ entry, area }: { entry: RouteEntry; area: Area }) {
+  const location = useLocation();
+  const permissions = getStoredUser()?.permissions ?? [];
+  if (entry.permission && !permissions.includes(entry.permission)) {
+    return <Navigate to={`/${area}/dashboard`} replace state={{ denied: location.pathname }} />;
+  }
+  return (
+    <>
+      <DeniedNotice />
+      <RouteView entry={entry} />
+    </>
+  );
+}
+
+function ToDashboard({ area }: { area: Area }) {
+  return <Navigate to={`/${area}/dashboard`} replace />;
+}
+
+/** Schema resources that no spec route names get the generic routes in the admin area. */
+const UNLISTED: RouteEntry[] = MODELS.filter(
+  (model) => !ROUTES.some((entry) => entry.resource === model.name),
+).flatMap((model) => crud(model.name, ['admin'], undefined));
+
+/** react-admin's own paths for a resource's views, routed to the same entries. */
+function aliases(entries: RouteEntry[]): [string, RouteEntry][] {
+  const out: [string, RouteEntry][] = [];
+  for (const entry of entries) {
+    if (!entry.resource || !entry.view) continue;
+    if (entry.view === 'list' && entry.path !== entry.resource) out.push([entry.resource, entry]);
+    if (entry.view === 'create') out.push([`${entry.resource}/create`, entry]);
+    if (entry.view === 'show') out.push([`${entry.resource}/:id/show`, entry]);
+  }
+  return out;
+}
+
+export function AreaApp({
+  area,
+  i18nProvider,
+  dataProvider,
+  authProvider,
+}: {
+  area: Area;
+  i18nProvider: I18nProvider;
+  dataProvider: DataProvider;
+  authProvider: AuthProvider;
+}) {
+  const queryClient = useMemo(
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: { staleTime: UI.staleTimeMs, refetchOnWindowFocus: false },
+        },
+      }),
+    [],
+  );
+  const location = useLocation();
+  const user = getStoredUser();
+  if (getToken() && user && user.routeSet !== area) {
+    // A signed-in user opening the other area's routes goes to its own start page.
+    return <Navigate to={homeOf(user)} replace state={{ denied: location.pathname }} />;
+  }
+  const entries = [...routesOf(area), ...(area === 'admin' ? UNLISTED : [])];
+  const names = new Set(entries.flatMap((entry) => (entry.resource ? [entry.resource] : [])));
+  return (
+    <Admin
+      basename={`/${area}`}
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      queryClient={queryClient}
+      loginPage={RedirectToLogin}
+      dashboard={() => <ToDashboard area={area} />}
+      layout={Layout}
+      notification={AppNotification}
+      theme={theme}
+      title="GS CRM"
+      catchAll={() => <NotFoundPage inLayout />}
+      requireAuth
+      disableTelemetry
+    >
+      {resourceRegistrations(MODELS.filter((model) => names.has(model.name)))}
+      <CustomRoutes>
+        {entries.map((entry) => (
+          <Route
+            key={entry.path}
+            path={routerPath(entry.path)}
+            element={<Guarded entry={entry} area={area} />}
+          />
+        ))}
+        {aliases(entries).map(([path, entry]) => (
+          <Route
+            key={`alias:${path}`}
+            path={path}
+            element={<Guarded entry={entry} area={area} />}
+          />
+        ))}
+      </CustomRoutes>
+    </Admin>
+  );
+}

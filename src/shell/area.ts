@@ -1,0 +1,7 @@
+/** Which area (route set) the current screen belongs to, from react-admin's basename. */
+import { useBasename } from 'react-admin';
+import type { Area } from '../routes.tsx';
+
+export function useArea(): Area {
+  return useBasename() === '/consultant' ? 'consultant' : 'admin';
+}

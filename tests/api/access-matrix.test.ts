@@ -1,0 +1,290 @@
+/**
+ * Every API route × every role, built from the app's own route table (`app.routeTable`, recorded
+ * as routes register): each route must have a rule here — generic resource routes take theirs from
+ * the schema's x-permissions, every hand-written route is listed in RULES below — so a new route
+ * without a rule fails this test. Each route is then called without a token (401 unless public) and
+ * as each demo role and an external user: refused exactly when the rule says (403), and never a
+ * server error. Calls use an id that does not exist and empty bodies, so nothing is changed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_EXTERNAL_USER } from '../../scripts/seed/identity.ts';
+import type { RouteInfo } from '../../server/access/routes.ts';
+import { isAllowed, type Principal, permissionsOf } from '../../server/auth/permissions.ts';
+import { loadResourceModels } from '../../server/schemas.ts';
+import type { AccessRule } from '../../src/schema/vocabulary.ts';
+import { createTestApp, type TestApp } from './harness.ts';
+
+interface Rule {
+  access: AccessRule | 'public';
+  /** External users (sub-broker accounts) may call it (config.external). */
+  external?: boolean;
+  /** The handler also limits it to these roles (answering 403 to others). */
+  roles?: string[];
+}
+
+/**
+ * The rule of every hand-written /api route. Add a line here with a new route: who may call it
+ * (config.access) and whether external users may (config.external).
+ */
+const IMPORT_ROLES = ['ADMIN', 'BACKOFFICE', 'BACKOFFICE-CALLCENTER'];
+
+const RULES: Record<string, Rule> = {
+  // system
+  'GET /api/health': { access: 'public' },
+  'GET /api/config': { access: 'public' },
+  // sessions (issue 3)
+  'POST /api/auth/login': { access: 'public' },
+  'POST /api/auth/logout': { access: 'authenticated', external: true },
+  'GET /api/auth/me': { access: 'authenticated', external: true },
+  // account flows (issue 3)
+  'POST /api/account/register': { access: 'public' },
+  'POST /api/account/forgot-password': { access: 'public' },
+  'POST /api/account/reset-password': { access: 'public' },
+  'GET /api/account/settings': { access: 'authenticated', external: true },
+  'PUT /api/account/settings': { access: 'authenticated', external: true },
+  'POST /api/account/password': { access: 'authenticated', external: true },
+  'GET /api/account/offer-credentials': { access: 'authenticated' },
+  'PUT /api/account/offer-credentials': { access: 'authenticated' },
+  // user administration and mail (issue 3)
+  'POST /api/users/:id/approve': { access: 'manage-users' },
+  'POST /api/users/:id/reject': { access: 'manage-users' },
+  'POST /api/users/:id/send-password-link': { access: 'manage-users' },
+  'POST /api/users/:id/revoke-sessions': { access: 'manage-users' },
+  'GET /api/mail/outbox': { access: 'manage-users' },
+  'GET /api/mail/outbox/:id': { access: 'manage-users' },
+  // translations
+  'GET /api/localizations/languages': { access: 'public' },
+  'GET /api/localizations/translations': { access: 'public' },
+  'GET /api/localizations/translations/all': { access: 'manage-translation-keys' },
+  'PUT /api/localizations/translations/:id': { access: 'manage-translation-keys' },
+  'POST /api/localizations/missing': { access: 'authenticated' },
+  'GET /api/localizations/missing': { access: 'manage-translation-keys' },
+  'DELETE /api/localizations/missing': { access: 'manage-translation-keys' },
+  // customers
+  'GET /api/customers/duplicates': { access: 'authenticated', external: true },
+  // The handler limits merging to ADMIN and BACKOFFICE after validating the body (customers tests).
+  'POST /api/customers/:id/merge': { access: 'authenticated' },
+  'POST /api/customers/:id/documents': { access: 'authenticated', external: true },
+  'GET /api/documents/:id/download': { access: 'authenticated', external: true },
+  'POST /api/customers/:id/avatar': { access: 'authenticated', external: true },
+  'GET /api/customers/:id/avatar': { access: 'authenticated', external: true },
+  'DELETE /api/customers/:id/avatar': { access: 'authenticated', external: true },
+  'POST /api/household-members/:id/convert': { access: 'authenticated', external: true },
+  'POST /api/customers/import/preview': { access: 'authenticated', roles: IMPORT_ROLES },
+  'POST /api/customers/import': { access: 'authenticated', roles: IMPORT_ROLES },
+  'GET /api/customers/export': { access: 'authenticated', external: true },
+};
+
+const ACTION = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+const UNKNOWN_ID = '2000000000';
+
+interface Caller {
+  name: string;
+  email: string;
+  principal: Principal;
+}
+
+const models = loadResourceModels();
+let t: TestApp;
+let routes: RouteInfo[];
+let callers: Caller[];
+const tokens = new Map<string, string>();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.ready();
+  routes = t.app.routeTable.filter(
+    (route) => route.method !== 'HEAD' && !route.url.startsWith('/api/docs'),
+  );
+  const emails: Record<string, string> = {
+    ADMIN: 'admin@demo.gscrm.ch',
+    BACKOFFICE: 'backoffice@demo.gscrm.ch',
+    'BACKOFFICE-CALLCENTER': 'callcenter@demo.gscrm.ch',
+    CONSULTANT: 'consultant@demo.gscrm.ch',
+    EMPLOYEE: 'employee@demo.gscrm.ch',
+    PARTNER: 'partner@demo.gscrm.ch',
+    'external user': DEMO_EXTERNAL_USER.email,
+  };
+  callers = [];
+  for (const [name, email] of Object.entries(emails)) {
+    const row = await t.database.db
+      .selectFrom('users as u')
+      .leftJoin('external_users as e', 'e.user_id', 'u.id')
+      .select(['u.id', 'u.role', 'e.sub_broker_id'])
+      .where('u.email', '=', email)
+      .executeTakeFirstOrThrow();
+    const external = row.sub_broker_id !== null;
+    callers.push({
+      name,
+      email,
+      principal: {
+        id: Number(row.id),
+        role: String(row.role),
+        permissions: external ? [] : permissionsOf(row.role),
+        subBrokerId: external ? Number(row.sub_broker_id) : null,
+      },
+    });
+    tokens.set(email, await t.login(email));
+  }
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const key = (route: RouteInfo) => `${route.method} ${route.url}`;
+
+function ruleOf(route: RouteInfo): Rule | undefined {
+  if (route.resource) {
+    const model = models.find((candidate) => candidate.name === route.resource)!;
+    const action = ACTION[route.method as keyof typeof ACTION] as keyof typeof model.permissions;
+    // Generic routes: external users reach them (their scope applies) but delete nothing.
+    return { access: model.permissions[action], external: true };
+  }
+  return RULES[key(route)];
+}
+
+/** May this caller pass the access rules of the route (server/app.ts, server/access/routes.ts)? */
+function allowed(route: RouteInfo, rule: Rule, principal: Principal): boolean {
+  if (!isAllowed(rule.access, principal)) return false;
+  if (rule.roles && (principal.subBrokerId || !rule.roles.includes(principal.role))) return false;
+  if (principal.subBrokerId && rule.access !== 'public') {
+    return Boolean(rule.external) && route.method !== 'DELETE';
+  }
+  return true;
+}
+
+const concrete = (url: string) =>
+  url
+    .replace(/:id\b/g, UNKNOWN_ID)
+    .replace(/:[a-zA-Z_]+/g, 'x')
+    .replace(/\*/g, 'x');
+
+async function send(route: RouteInfo, token?: string) {
+  const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
+  return t.app.inject({
+    method: route.method as 'GET',
+    url: concrete(route.url),
+    payload: hasBody ? {} : undefined,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+}
+
+describe('the route table', () => {
+  it('has routes of every kind', () => {
+    expect(routes.length).toBeGreaterThan(models.length * 6);
+    expect(routes.some((route) => route.resource === 'users')).toBe(true);
+    expect(routes.some((route) => key(route) === 'POST /api/auth/login')).toBe(true);
+  });
+
+  it('gives every route a rule, and each hand-written route the rule listed here', () => {
+    const missing = routes.filter((route) => !ruleOf(route)).map(key);
+    expect(missing, 'routes without a rule in tests/api/access-matrix.test.ts').toEqual([]);
+    const declared = routes.map((route) => ({
+      route: key(route),
+      access: route.access,
+      external: route.resource ? true : route.external,
+    }));
+    const expected = routes.map((route) => ({
+      route: key(route),
+      access: ruleOf(route)?.access,
+      external: route.resource ? true : Boolean(ruleOf(route)?.external),
+    }));
+    expect(declared).toEqual(expected);
+  });
+
+  it('lists no route in RULES that does not exist', () => {
+    const known = new Set(routes.map(key));
+    expect(Object.keys(RULES).filter((route) => !known.has(route))).toEqual([]);
+  });
+});
+
+describe('every route × every role', () => {
+  it('answers 401 without a token, except on public routes', async () => {
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const rule = ruleOf(route);
+      if (!rule) continue;
+      const response = await send(route);
+      const open = rule.access === 'public';
+      if (open ? response.statusCode === 401 : response.statusCode !== 401) {
+        wrong.push(`${key(route)} → ${response.statusCode}`);
+      }
+      if (response.statusCode >= 500) wrong.push(`${key(route)} → ${response.statusCode} (error)`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('refuses (403) exactly the callers the rule refuses, and fails for nobody (no 5xx)', async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const route of routes) {
+      const rule = ruleOf(route);
+      if (!rule) continue;
+      for (const caller of callers) {
+        // Signing out ends the token: use a fresh one.
+        const token =
+          key(route) === 'POST /api/auth/logout'
+            ? await t.login(caller.email)
+            : tokens.get(caller.email)!;
+        const response = await send(route, token);
+        const expectAllowed = allowed(route, rule, caller.principal);
+        const status = response.statusCode;
+        checked++;
+        if (status >= 500) wrong.push(`${caller.name}: ${key(route)} → ${status} ${response.body}`);
+        else if (status === 401) wrong.push(`${caller.name}: ${key(route)} → 401`);
+        else if (expectAllowed && status === 403)
+          wrong.push(`${caller.name}: ${key(route)} → 403, expected to pass`);
+        else if (!expectAllowed && status !== 403)
+          wrong.push(`${caller.name}: ${key(route)} → ${status}, expected 403`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(checked).toBe(routes.length * callers.length);
+  });
+
+  it('matches the route sets: users and settings for every staff role, administration for managers', () => {
+    // A few rows spelt out, so the matrix above is readable as a table of the brokerage's rules.
+    const table = (url: string, method = 'GET') => {
+      const route = routes.find((candidate) => key(candidate) === `${method} ${url}`)!;
+      const rule = ruleOf(route)!;
+      return Object.fromEntries(
+        callers.map((caller) => [caller.name, allowed(route, rule, caller.principal)]),
+      );
+    };
+    expect(table('/api/users', 'POST')).toEqual({
+      ADMIN: true,
+      BACKOFFICE: false,
+      'BACKOFFICE-CALLCENTER': false,
+      CONSULTANT: false,
+      EMPLOYEE: false,
+      PARTNER: false,
+      'external user': false,
+    });
+    expect(table('/api/sub-brokers', 'POST')).toEqual({
+      ADMIN: true,
+      BACKOFFICE: true,
+      'BACKOFFICE-CALLCENTER': false,
+      CONSULTANT: false,
+      EMPLOYEE: false,
+      PARTNER: false,
+      'external user': false,
+    });
+    expect(table('/api/account/settings', 'PUT')).toEqual({
+      ADMIN: true,
+      BACKOFFICE: true,
+      'BACKOFFICE-CALLCENTER': true,
+      CONSULTANT: true,
+      EMPLOYEE: true,
+      PARTNER: true,
+      'external user': true,
+    });
+    expect(table('/api/account/offer-credentials')).toMatchObject({
+      CONSULTANT: true,
+      'external user': false,
+    });
+    expect(table('/api/customers/:id', 'DELETE')).toMatchObject({
+      CONSULTANT: true,
+      'external user': false,
+    });
+  });
+});

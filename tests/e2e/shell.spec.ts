@@ -1,0 +1,86 @@
+/**
+ * The app shell (issue 5): every spec route resolves for its role, unknown paths show the 404 page,
+ * the progress bar runs on navigation, the environment strip has the configured colour (the e2e
+ * server runs with APP_ENV=local: green), Ctrl+Shift+G opens the guide in a new tab, and
+ * notifications disappear after about 1.5 s.
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { SPEC_ADMIN, SPEC_CONSULTANT } from '../spec-routes.ts';
+import { login } from './helpers.ts';
+
+async function expectResolves(page: Page, path: string) {
+  await page.goto(path);
+  // The area's layout (its menu) is there and the 404 page is not.
+  await expect(page.getByRole('menu').first()).toBeVisible();
+  await expect(page.getByTestId('message-page'), path).toHaveCount(0);
+}
+
+test('every admin route of the spec resolves for an admin', async ({ page }) => {
+  test.setTimeout(180_000);
+  await login(page, 'admin@demo.gscrm.ch');
+  for (const path of SPEC_ADMIN)
+    await expectResolves(page, `/admin/${path.replace(/\{id\}/g, '1')}`);
+});
+
+test('every consultant route of the spec resolves for a consultant', async ({ page }) => {
+  test.setTimeout(120_000);
+  await login(page, 'consultant@demo.gscrm.ch');
+  for (const path of SPEC_CONSULTANT) {
+    await expectResolves(page, `/consultant/${path.replace(/\{id\}/g, '1')}`);
+  }
+});
+
+test('a consultant opening an admin route lands on their own dashboard with a message', async ({
+  page,
+}) => {
+  await login(page, 'consultant@demo.gscrm.ch');
+  await page.goto('/admin/companies');
+  await expect(page).toHaveURL(/\/consultant\/dashboard$/);
+  await expect(page.getByText('/admin/companies')).toBeVisible();
+});
+
+test('unknown paths and malformed ids show the 404 page', async ({ page }) => {
+  await page.goto('/no-such-page');
+  await expect(page.getByTestId('message-page')).toBeVisible();
+  await login(page, 'admin@demo.gscrm.ch');
+  await page.goto('/admin/no-such-page');
+  await expect(page.getByTestId('message-page')).toBeVisible();
+  await page.goto('/admin/companies/abc/edit');
+  await expect(page.getByTestId('message-page')).toBeVisible();
+});
+
+test('the progress bar shows on navigation and the environment strip is green (local)', async ({
+  page,
+}) => {
+  await login(page, 'admin@demo.gscrm.ch');
+  const strip = page.getByTestId('env-strip');
+  await expect(strip).toHaveAttribute('data-env', 'local');
+  await expect(strip).toHaveCSS('background-color', 'rgb(46, 125, 50)');
+  await page.getByRole('menuitem', { name: 'Gesellschaften' }).click();
+  await expect(page.getByTestId('route-progress')).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/companies$/);
+  await expect(page.getByTestId('route-progress')).toHaveCount(0, { timeout: 10_000 });
+});
+
+test('Ctrl+Shift+G opens the app-elements guide in a new tab', async ({ page, context }) => {
+  await login(page, 'admin@demo.gscrm.ch');
+  const opened = context.waitForEvent('page');
+  await page.keyboard.press('Control+Shift+G');
+  const guide = await opened;
+  await guide.waitForLoadState();
+  await expect(guide).toHaveURL(/\/app-elements-guide$/);
+  await expect(guide.getByRole('heading', { name: 'App-Elemente' })).toBeVisible();
+});
+
+test('a notification disappears after about 1.5 s', async ({ page }) => {
+  await page.goto('/app-elements-guide');
+  await page.getByRole('button', { name: 'Als Benachrichtigung' }).first().click();
+  const snackbar = page.locator('.MuiSnackbar-root');
+  await expect(snackbar).toBeVisible();
+  const shown = Date.now();
+  await page.waitForTimeout(800);
+  await expect(snackbar).toBeVisible();
+  await expect(snackbar).toHaveCount(0, { timeout: 4000 });
+  const elapsed = Date.now() - shown;
+  expect(elapsed).toBeGreaterThan(1000);
+});
