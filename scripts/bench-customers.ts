@@ -5,25 +5,20 @@
  * the streamed CSV export of the whole book. Run on demand:
  *   npx tsx scripts/bench-customers.ts [--rows 100000] [--runs 40] [--postgres postgres://postgres@127.0.0.1:5432/test]
  */
-import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { buildApp } from '../server/app.ts';
 import { type Database, openPglite, openPostgres } from '../server/db/index.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { loadResourceModels } from '../server/schemas.ts';
+import {
+  BENCH_PASSWORD,
+  benchOptions,
+  signIn,
+  timeQueries,
+  withTemporaryDatabase,
+} from './bench/common.ts';
 import { seedDemo } from './seed-demo.ts';
 
-const { values } = parseArgs({
-  options: {
-    rows: { type: 'string', default: '100000' },
-    runs: { type: 'string', default: '40' },
-    postgres: { type: 'string' },
-  },
-});
-const ROWS = Number(values.rows);
-const RUNS = Number(values.runs);
-const PASSWORD = 'Bench-Passw0rd!';
+const { rows: ROWS, runs: RUNS, postgres } = benchOptions();
 
 const FIRST = [
   'Hans',
@@ -108,9 +103,6 @@ async function fill(database: Database): Promise<{ consultant: number; leadSourc
   return { consultant, leadSource: sources[0] };
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
 /**
  * `reopen` (PostgreSQL): a fresh pool after loading, as after a restart, so every connection has
  * the database settings the migrations made (random_page_cost, see migration 0011).
@@ -122,7 +114,7 @@ async function bench(
 ): Promise<void> {
   let database = first;
   await migrate(database);
-  await seedDemo(database.db, { password: PASSWORD });
+  await seedDemo(database.db, { password: BENCH_PASSWORD });
   let started = performance.now();
   const { consultant, leadSource } = await fill(database);
   console.log(
@@ -133,16 +125,8 @@ async function bench(
     database = await reopen();
   }
   const app = await buildApp({ database, models: loadResourceModels() });
-  const tokenOf = async (email: string) => {
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email, password: PASSWORD },
-    });
-    return { authorization: `Bearer ${login.json().token}` };
-  };
-  const admin = await tokenOf('admin@demo.gscrm.ch');
-  const own = await tokenOf('consultant@demo.gscrm.ch');
+  const admin = await signIn(app, 'admin@demo.gscrm.ch');
+  const own = await signIn(app, 'consultant@demo.gscrm.ch');
   const queries: Array<[string, string, Record<string, string>]> = [
     ["default order 'newest', page 1", '/api/customers', admin],
     ["default order 'newest', page 100", '/api/customers?page=100', admin],
@@ -159,20 +143,7 @@ async function bench(
     ],
     ['filter city=Bern + zip=3011', '/api/customers?city=Bern&zip=3011', admin],
   ];
-  for (const [name, url, headers] of queries) {
-    const times: number[] = [];
-    for (let run = 0; run < RUNS + 3; run++) {
-      started = performance.now();
-      const response = await app.inject({ url, headers });
-      if (response.statusCode !== 200)
-        throw new Error(`${url}: ${response.statusCode} ${response.body}`);
-      if (run >= 3) times.push(performance.now() - started);
-    }
-    times.sort((a, b) => a - b);
-    console.log(
-      `  ${name.padEnd(42)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms`,
-    );
-  }
+  await timeQueries(app, queries, RUNS);
   // The export streams: memory stays flat while the whole book goes out.
   global.gc?.();
   const before = process.memoryUsage().rss;
@@ -201,24 +172,8 @@ async function bench(
 }
 
 await bench('PGlite (in memory)', await openPglite(undefined));
-if (values.postgres) {
-  const name = `gscrm_bench_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: values.postgres });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(values.postgres);
-  url.pathname = `/${name}`;
-  try {
-    await bench('PostgreSQL', await openPostgres(url.toString()), () =>
-      openPostgres(url.toString()),
-    );
-  } catch (error) {
-    console.error(error);
-    process.exitCode = 1;
-  } finally {
-    // Let the pool's connections finish closing before the database goes away.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+if (postgres) {
+  await withTemporaryDatabase(postgres, async (url) =>
+    bench('PostgreSQL', await openPostgres(url), () => openPostgres(url)),
+  );
 }

@@ -3,25 +3,20 @@
  * with --postgres URL, on PostgreSQL. Reports p50/p95 per query. Run on demand:
  *   npm run bench:list -- --rows 100000 [--postgres postgres://postgres@127.0.0.1:5432/test] [--runs 40]
  */
-import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { buildApp } from '../server/app.ts';
 import { type Database, openPglite, openPostgres } from '../server/db/index.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { loadResourceModels } from '../server/schemas.ts';
+import {
+  BENCH_PASSWORD,
+  benchOptions,
+  signIn,
+  timeQueries,
+  withTemporaryDatabase,
+} from './bench/common.ts';
 import { seedDemo } from './seed-demo.ts';
 
-const { values } = parseArgs({
-  options: {
-    rows: { type: 'string', default: '100000' },
-    runs: { type: 'string', default: '40' },
-    postgres: { type: 'string' },
-  },
-});
-const ROWS = Number(values.rows);
-const RUNS = Number(values.runs);
-const PASSWORD = 'Bench-Passw0rd!';
+const { rows: ROWS, runs: RUNS, postgres } = benchOptions();
 
 const CITIES = [
   'Zürich',
@@ -69,24 +64,16 @@ async function fill(database: Database): Promise<void> {
   }
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
 async function bench(label: string, database: Database): Promise<void> {
   await migrate(database);
-  await seedDemo(database.db, { password: PASSWORD });
-  let started = performance.now();
+  await seedDemo(database.db, { password: BENCH_PASSWORD });
+  const started = performance.now();
   await fill(database);
   console.log(
     `\n${label}: inserted ${ROWS} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   const app = await buildApp({ database, models: loadResourceModels() });
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { email: 'admin@demo.gscrm.ch', password: PASSWORD },
-  });
-  const headers = { authorization: `Bearer ${login.json().token}` };
+  const headers = await signIn(app, 'admin@demo.gscrm.ch');
   const queries: Record<string, string> = {
     'default order, page 1': '/api/companies',
     'default order, page 200': '/api/companies?page=200',
@@ -95,36 +82,18 @@ async function bench(label: string, database: Database): Promise<void> {
     'filter insurance_types=life, sort email desc':
       '/api/companies?insurance_types=life&sort=email&order=desc',
   };
-  for (const [name, url] of Object.entries(queries)) {
-    const times: number[] = [];
-    for (let run = 0; run < RUNS + 3; run++) {
-      started = performance.now();
-      const response = await app.inject({ url, headers });
-      if (response.statusCode !== 200)
-        throw new Error(`${url}: ${response.statusCode} ${response.body}`);
-      if (run >= 3) times.push(performance.now() - started);
-    }
-    times.sort((a, b) => a - b);
-    console.log(
-      `  ${name.padEnd(46)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms`,
-    );
-  }
+  await timeQueries(
+    app,
+    Object.entries(queries).map(([name, url]) => [name, url, headers]),
+    RUNS,
+  );
   await app.close();
   await database.close();
 }
 
 await bench('PGlite (in memory)', await openPglite(undefined));
-if (values.postgres) {
-  const name = `gscrm_bench_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: values.postgres });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(values.postgres);
-  url.pathname = `/${name}`;
-  try {
-    await bench('PostgreSQL', await openPostgres(url.toString()));
-  } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
+if (postgres) {
+  await withTemporaryDatabase(postgres, async (url) =>
+    bench('PostgreSQL', await openPostgres(url)),
+  );
 }

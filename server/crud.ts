@@ -18,6 +18,7 @@ import { ApiError, notFound, validationError } from './http/errors.ts';
 import type { HookContext, ScopeCondition, WriteContext } from './hooks.ts';
 import { RESOURCE_HOOKS } from './hooks/index.ts';
 import { createAjvInstance, inputSchema, responseSchema } from './http/validation.ts';
+import { escapeLike, listMeta, listMetaSchema } from './http/lists.ts';
 
 export const MAX_PER_PAGE = 500;
 const MAX_INT = 2_147_483_647;
@@ -77,8 +78,6 @@ function stripAnnotations(schema: JsonSchema): JsonSchema {
     ),
   ) as JsonSchema;
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (match) => `\\${match}`);
 
 /** Converts a validated wire body into column values: read-only fields dropped, JSON stringified. */
 function toColumns(model: ResourceModel, body: Row): Row {
@@ -327,15 +326,7 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
             type: 'object',
             properties: {
               data: { type: 'array', items: record },
-              meta: {
-                type: 'object',
-                properties: {
-                  current_page: { type: 'integer' },
-                  per_page: { type: 'integer' },
-                  total: { type: 'integer' },
-                  last_page: { type: 'integer' },
-                },
-              },
+              meta: listMetaSchema(),
             },
           },
         },
@@ -370,12 +361,7 @@ export function crudRoutes(app: FastifyInstance, model: ResourceModel): void {
       const total = Number(countRow.total);
       return {
         data: rows,
-        meta: {
-          current_page: query.page,
-          per_page: query.per_page,
-          total,
-          last_page: Math.max(1, Math.ceil(total / query.per_page)),
-        },
+        meta: listMeta(query.page, query.per_page, total),
       };
     },
   );

@@ -29,6 +29,7 @@ import { audit } from '../auth/audit.ts';
 import type { DB } from '../db/index.ts';
 import { notFound, validationError } from '../http/errors.ts';
 import { KEY_PATTERN, MAX_KEY_LENGTH, MAX_TEXT_LENGTH } from './source.ts';
+import { escapeLike, listMeta, listMetaSchema } from '../http/lists.ts';
 
 const MAX_INT = 2_147_483_647;
 const BASE = '/api/localizations';
@@ -44,15 +45,7 @@ const keySchema = {
   pattern: KEY_PATTERN.source,
 } as const;
 
-const metaSchema = {
-  type: 'object',
-  properties: {
-    current_page: { type: 'integer' },
-    per_page: { type: 'integer' },
-    total: { type: 'integer' },
-    last_page: { type: 'integer' },
-  },
-} as const;
+const metaSchema = listMetaSchema();
 
 const timestamp = { type: ['string', 'null'], format: 'date-time' } as const;
 
@@ -77,21 +70,6 @@ const entrySchema = {
   },
 } as const;
 
-interface Meta {
-  current_page: number;
-  per_page: number;
-  total: number;
-  last_page: number;
-}
-
-const metaOf = (current: number, perPage: number, total: number): Meta => ({
-  current_page: current,
-  per_page: perPage,
-  total,
-  last_page: Math.max(1, Math.ceil(total / perPage)),
-});
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (match) => `\\${match}`);
 
 /** `{{name}}` placeholders of a text. */
 export const placeholdersOf = (text: string): string[] => [
@@ -283,7 +261,7 @@ export function localizationRoutes(app: FastifyInstance): void {
           .where(where)
           .executeTakeFirstOrThrow(),
       ]);
-      return { data: rows, meta: metaOf(query.page, query.per_page, Number(count.total)) };
+      return { data: rows, meta: listMeta(query.page, query.per_page, Number(count.total)) };
     },
   );
 
@@ -388,7 +366,7 @@ export function localizationRoutes(app: FastifyInstance): void {
       ]);
       return {
         data: await entriesOf(db, keys as { id: number; key: string }[], languageIds),
-        meta: metaOf(query.page, query.per_page, Number(count.total)),
+        meta: listMeta(query.page, query.per_page, Number(count.total)),
       };
     },
   );
@@ -669,7 +647,7 @@ export function localizationRoutes(app: FastifyInstance): void {
           .where(open)
           .executeTakeFirstOrThrow(),
       ]);
-      return { data: rows, meta: metaOf(query.page, query.per_page, Number(count.total)) };
+      return { data: rows, meta: listMeta(query.page, query.per_page, Number(count.total)) };
     },
   );
 

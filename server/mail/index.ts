@@ -16,6 +16,7 @@ import { sql } from 'kysely';
 import type { DB, Row } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { type MailKind, renderMail } from './templates.ts';
+import { listMeta, listMetaSchema } from '../http/lists.ts';
 
 export interface OutgoingMail {
   kind: MailKind;
@@ -262,16 +263,7 @@ export async function mailRoutes(app: FastifyInstance, options: MailerOptions = 
             type: 'object',
             properties: {
               data: { type: 'array', items: outboxRow },
-              meta: {
-                type: 'object',
-                properties: {
-                  current_page: { type: 'integer' },
-                  per_page: { type: 'integer' },
-                  total: { type: 'integer' },
-                  last_page: { type: 'integer' },
-                  transport: { type: 'string' },
-                },
-              },
+              meta: listMetaSchema({ transport: { type: 'string' } }),
             },
           },
         },
@@ -294,13 +286,7 @@ export async function mailRoutes(app: FastifyInstance, options: MailerOptions = 
       const total = Number(count.total);
       return {
         data: rows.map(serialise),
-        meta: {
-          current_page: query.page,
-          per_page: query.per_page,
-          total,
-          last_page: Math.max(1, Math.ceil(total / query.per_page)),
-          transport: mailer.mode,
-        },
+        meta: { ...listMeta(query.page, query.per_page, total), transport: mailer.mode },
       };
     },
   );

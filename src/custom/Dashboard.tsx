@@ -1,13 +1,25 @@
 /**
  * The area's start page: what a user needs first thing in the morning, from the data that exists —
- * unread notifications and the size of the books they may see. Later features add their tiles here
- * (reminders due today, appointments, leads) through DASHBOARD_TILES.
+ * unread notifications, the size of the books they may see, and recent activity (the newest
+ * customers they may see). Later features add their tiles here (reminders due today, appointments,
+ * leads) through DASHBOARD_TILES.
  */
-import { Card, CardActionArea, CardContent, Grid, Typography } from '@mui/material';
+import {
+  Card,
+  CardActionArea,
+  CardContent,
+  Grid,
+  List,
+  ListItemButton,
+  ListItemText,
+  Typography,
+} from '@mui/material';
 import { Link } from 'react-router-dom';
-import { Title, useGetIdentity, useGetList, useTranslate } from 'react-admin';
+import { Title, useGetIdentity, useGetList, useLocale, useTranslate } from 'react-admin';
 import { getStoredUser } from '../auth/session.ts';
-import { hasModel } from '../resources/registry.ts';
+import { formatDate } from '../i18n/format.ts';
+import { representRecord } from '../resources/labels.ts';
+import { getModel, hasModel } from '../resources/registry.ts';
 import { type Area, resourceRoute } from '../routes.tsx';
 import { useArea } from '../shell/area.ts';
 import type { Permission } from '../schema/vocabulary.ts';
@@ -67,6 +79,44 @@ function CountTile({ tile, userId }: { tile: Tile; userId: number }) {
   );
 }
 
+/** Recent activity: the newest customers the user may see, linked to their pages. */
+function RecentCustomers() {
+  const translate = useTranslate();
+  const locale = useLocale();
+  const area = useArea();
+  const { data, isPending } = useGetList('customers', {
+    pagination: { page: 1, perPage: 5 },
+    sort: { field: 'createdAt', order: 'DESC' },
+  });
+  const model = getModel('customers');
+  return (
+    <Card>
+      <CardContent>
+        <Typography variant="h6" component="h2" gutterBottom>
+          {translate('app.dashboard.recentCustomers')}
+        </Typography>
+        {!isPending && (!data || data.length === 0) ? (
+          <Typography color="text.secondary">{translate('app.dashboard.noRecent')}</Typography>
+        ) : null}
+        <List dense disablePadding data-testid="recent-customers">
+          {(data ?? []).map((record) => (
+            <ListItemButton
+              key={record.id}
+              component={Link}
+              to={`/${area}/${resourceRoute(area, 'customers', 'show', record.id) ?? ''}`}
+            >
+              <ListItemText
+                primary={representRecord(model, record)}
+                secondary={formatDate(record.createdAt, locale)}
+              />
+            </ListItemButton>
+          ))}
+        </List>
+      </CardContent>
+    </Card>
+  );
+}
+
 export default function Dashboard() {
   const translate = useTranslate();
   const area = useArea();
@@ -92,6 +142,11 @@ export default function Dashboard() {
               </Grid>
             ))
           : null}
+        {hasModel('customers') ? (
+          <Grid size={{ xs: 12, md: 6 }}>
+            <RecentCustomers />
+          </Grid>
+        ) : null}
       </Grid>
     </>
   );

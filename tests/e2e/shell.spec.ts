@@ -84,3 +84,16 @@ test('a notification disappears after about 1.5 s', async ({ page }) => {
   const elapsed = Date.now() - shown;
   expect(elapsed).toBeGreaterThan(1000);
 });
+
+test('the dashboards show counts and recent customers from the user’s own book', async ({
+  page,
+}) => {
+  await login(page, 'consultant@demo.gscrm.ch');
+  await expect(page).toHaveURL(/\/consultant\/dashboard$/);
+  const customers = page.getByTestId('tile-customers');
+  await expect(customers).toHaveText(/^\d[\d’']*$/);
+  const recent = page.getByTestId('recent-customers').getByRole('link');
+  await expect(recent.first()).toBeVisible();
+  await recent.first().click();
+  await expect(page).toHaveURL(/\/consultant\/customers\/\d+$/);
+});
