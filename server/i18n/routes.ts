@@ -70,7 +70,6 @@ const entrySchema = {
   },
 } as const;
 
-
 /** `{{name}}` placeholders of a text. */
 export const placeholdersOf = (text: string): string[] => [
   ...new Set([...text.matchAll(/\{\{\s*([^{}]+?)\s*\}\}/g)].map((match) => match[1])),
