@@ -1,6 +1,7 @@
 /** Starts GS CRM: opens the database, migrates, seeds the demo on first start, serves. */
 
 import { DEMO_USERS, seedDemo } from '../scripts/seed-demo.ts';
+import { DEMO_EXTERNAL_USER } from '../scripts/seed/identity.ts';
 import { buildApp } from './app.ts';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
       `Demo logins (password ${process.env.DEMO_PASSWORD ? 'from DEMO_PASSWORD' : `"${config.demoPassword}"`}):`,
     );
     for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(22)} ${user.email}`);
+    console.log(`  ${'external (sub-broker)'.padEnd(22)} ${DEMO_EXTERNAL_USER.email}`);
   }
 }
 

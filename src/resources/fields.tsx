@@ -10,6 +10,7 @@ import {
   Datagrid,
   EmailField,
   FunctionField,
+  type Identifier,
   ImageField,
   Labeled,
   ReferenceArrayField,
@@ -21,12 +22,34 @@ import {
 } from 'react-admin';
 import { LocalizedDateField, SwissNumberField } from '../i18n/components.tsx';
 import { isChf } from '../i18n/format.ts';
+import { resourceRoute } from '../routes.tsx';
 import type { FieldModel, JsonSchema, ResourceModel } from '../schema/model.ts';
+import { useArea } from '../shell/area.ts';
 import { enumChoices, enumKey, fieldLabelKey, objectLabelKey } from './labels.ts';
 
 interface FieldOptions {
   /** In a list: compact variants (no nested objects, small images). */
   inList?: boolean;
+}
+
+/**
+ * A reference that links to the referenced record's page in the current area — its show page, else
+ * its edit page — and is plain text where the area has neither (e.g. a consultant's lead source).
+ */
+function AreaReferenceField(props: {
+  source: string;
+  label: string;
+  sortable: boolean;
+  reference: string;
+}) {
+  const area = useArea();
+  const link = (record: { id: Identifier }, reference: string) => {
+    const path =
+      resourceRoute(area, reference, 'show', record.id) ??
+      resourceRoute(area, reference, 'edit', record.id);
+    return path ? `/${area}/${path}` : false;
+  };
+  return <ReferenceField {...props} link={link} />;
 }
 
 /** Chips of an enum list (e.g. insurance types, visible roles). */
@@ -105,7 +128,7 @@ export function fieldFor(
     case 'enum':
       return <SelectField {...common} choices={enumChoices(schema, field.enumName ?? '')} />;
     case 'reference':
-      return <ReferenceField {...common} reference={field.reference ?? ''} link="show" />;
+      return <AreaReferenceField {...common} reference={field.reference ?? ''} />;
     case 'references':
       return <ReferenceArrayField {...common} reference={field.reference ?? ''} sortable={false} />;
     case 'enumArray':

@@ -102,7 +102,6 @@ export function AreaApp({
     return <Navigate to={homeOf(user)} replace state={{ denied: location.pathname }} />;
   }
   const entries = [...routesOf(area), ...(area === 'admin' ? UNLISTED : [])];
-  const names = new Set(entries.flatMap((entry) => (entry.resource ? [entry.resource] : [])));
   return (
     <Admin
       basename={`/${area}`}
@@ -120,7 +119,9 @@ export function AreaApp({
       requireAuth
       disableTelemetry
     >
-      {resourceRegistrations(MODELS.filter((model) => names.has(model.name)))}
+      {/* Every resource is registered in both areas (references show their record's name); only the
+          area's routes are reachable. */}
+      {resourceRegistrations(MODELS)}
       <CustomRoutes>
         {entries.map((entry) => (
           <Route
