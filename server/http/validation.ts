@@ -4,7 +4,8 @@
  */
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
-import { type JsonSchema, toWireSchema } from '../../src/schema/model.ts';
+import sharedDefinitions from '../../schemas/definitions.json';
+import { type JsonSchema, SHARED_DEFINITIONS, toWireSchema } from '../../src/schema/model.ts';
 import { declareVocabulary } from '../../src/schema/vocabulary.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -20,6 +21,8 @@ function createAjv(options: Options): Ajv {
       value.trim() === '' || value.split(/[,;]/).every((part) => EMAIL.test(part.trim())),
   });
   declareVocabulary(ajv);
+  // Entity schemas may refer to the shared definitions (`definitions.json#/definitions/<name>`).
+  ajv.addSchema(sharedDefinitions as object, SHARED_DEFINITIONS);
   return ajv;
 }
 

@@ -2,6 +2,7 @@
  * The resource model: what the server, the migration generator and the generated views read
  * from one entity schema. Pure functions, shared by server and browser.
  */
+import sharedDefinitions from '../../schemas/definitions.json';
 import { camelToSnake } from '../dataProvider/case.ts';
 import type { XPermissions, XProperty, XResource } from './vocabulary.ts';
 
@@ -89,21 +90,29 @@ export const BASE_FIELDS: Record<string, JsonSchema> = {
 
 export const tableName = (resource: string): string => resource.replace(/-/g, '_');
 
-/** Inline `#/definitions/<name>` references (the only kind our schemas use) and drop `definitions`. */
+/** File of the definitions several schemas share (`definitions.json#/definitions/<name>`). */
+export const SHARED_DEFINITIONS = 'definitions.json';
+
+/**
+ * Inline `#/definitions/<name>` (this schema's) and `definitions.json#/definitions/<name>` (shared)
+ * references — the only kinds our schemas use — and drop `definitions`.
+ */
 export function inlineDefinitions(root: JsonSchema): JsonSchema {
-  const definitions = root.definitions ?? {};
+  const local = root.definitions ?? {};
+  const shared = (sharedDefinitions as JsonSchema).definitions ?? {};
   const walk = (node: unknown, seen: string[]): unknown => {
     if (Array.isArray(node)) return node.map((item) => walk(item, seen));
     if (!node || typeof node !== 'object') return node;
     const object = node as JsonSchema;
     if (typeof object.$ref === 'string') {
-      const match = /^#\/definitions\/([^/]+)$/.exec(object.$ref);
-      if (!match || !definitions[match[1]]) {
+      const match = /^(definitions\.json)?#\/definitions\/([^/]+)$/.exec(object.$ref);
+      const definitions = match?.[1] ? shared : local;
+      if (!match || !definitions[match[2]]) {
         throw new Error(`${root.$id}: unsupported or unknown $ref ${object.$ref}`);
       }
-      if (seen.includes(match[1])) throw new Error(`${root.$id}: recursive $ref ${object.$ref}`);
+      if (seen.includes(object.$ref)) throw new Error(`${root.$id}: recursive $ref ${object.$ref}`);
       const { $ref: _ref, ...siblings } = object;
-      return walk({ ...definitions[match[1]], ...siblings }, [...seen, match[1]]);
+      return walk({ ...definitions[match[2]], ...siblings }, [...seen, object.$ref]);
     }
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(object)) {
