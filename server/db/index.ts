@@ -122,6 +122,11 @@ export async function openPostgres(connectionString: string): Promise<Database> 
         pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle connection the server ends (restart, failover, a dropped test database) must not crash
+  // the process: the pool replaces it on the next query.
+  pool.on('error', (error) => {
+    console.warn(`PostgreSQL: an idle connection was closed (${error.message})`);
+  });
   try {
     const probe = await pool.connect();
     probe.release();
