@@ -38,11 +38,12 @@ import AlarmIcon from '@mui/icons-material/Alarm';
 import WorkIcon from '@mui/icons-material/Work';
 import MailIcon from '@mui/icons-material/MailOutline';
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { ViewKind } from './resources/overrides.ts';
 import type { Permission } from './schema/vocabulary.ts';
 
 export type Area = 'admin' | 'consultant';
 export const AREAS: Area[] = ['admin', 'consultant'];
-export type ViewKind = 'list' | 'create' | 'edit' | 'show';
+export type { ViewKind };
 
 export type MenuGroup =
   'overview' | 'sales' | 'contracts' | 'commissions' | 'reference' | 'administration';
