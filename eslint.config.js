@@ -29,4 +29,47 @@ export default tseslint.config(
       ],
     },
   },
+  // Boundaries (docs/ARCHITECTURE.md §2): src/schema/ is the isomorphic core and imports nothing
+  // else from src/; the server imports only src/schema/ and src/types/ from src/, and nothing from
+  // scripts/.
+  {
+    files: ['src/schema/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!schema/|\\.\\./schemas/)',
+              message: 'src/schema/ is the isomorphic core: import only from src/schema/ itself.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+src/(?!schema/|types/)',
+              message: 'The server imports only src/schema/ and src/types/ from the web app.',
+            },
+            {
+              regex: '^(\\.\\./)+scripts/',
+              message: 'The server imports nothing from scripts/ (scripts import the server).',
+            },
+            {
+              regex: '^(react|react-dom|react-admin|@mui/.*)$',
+              message: 'The server does not import browser libraries.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

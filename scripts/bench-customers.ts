@@ -16,7 +16,7 @@ import {
   timeQueries,
   withTemporaryDatabase,
 } from './bench/common.ts';
-import { seedDemo } from './seed-demo.ts';
+import { seedDemo } from '../server/demo/index.ts';
 
 const { rows: ROWS, runs: RUNS, postgres } = benchOptions();
 

@@ -1,7 +1,7 @@
 /** Starts GS CRM: opens the database, migrates, seeds the demo on first start, serves. */
 
-import { DEMO_USERS, seedDemo } from '../scripts/seed-demo.ts';
-import { DEMO_EXTERNAL_USER } from '../scripts/seed/identity.ts';
+import { DEMO_USERS, seedDemo } from './demo/index.ts';
+import { DEMO_EXTERNAL_USER } from './demo/identity.ts';
 import { buildApp } from './app.ts';
 import { readConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';

@@ -5,7 +5,7 @@ import {
   preferencesFromWire,
   preferencesToWire,
   withDefaults,
-} from '../../src/auth/preferences.ts';
+} from '../../src/schema/preferences.ts';
 import type { DB } from '../db/index.ts';
 
 export async function loadPreferences(db: DB, userId: number): Promise<Preferences> {

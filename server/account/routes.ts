@@ -21,8 +21,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { passwordFieldErrors } from '../../src/auth/passwordRule.ts';
-import { PREFERENCES_WIRE_SCHEMA, type PreferencesWire } from '../../src/auth/preferences.ts';
+import { passwordFieldErrors } from '../../src/schema/passwordRule.ts';
+import { PREFERENCES_WIRE_SCHEMA, type PreferencesWire } from '../../src/schema/preferences.ts';
 import { audit } from '../auth/audit.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { ROLES } from '../auth/permissions.ts';

@@ -5,29 +5,17 @@
  * route; who sees which records is server/access/visibility.ts, who may grant what
  * server/account/rights.ts (docs/ARCHITECTURE.md, "Identity and access").
  */
-import type { AccessRule, Permission } from '../../src/schema/vocabulary.ts';
+import {
+  type AccessRule,
+  PERMISSIONS,
+  type Permission,
+  type Role,
+  ROLES,
+  routeSetOf,
+} from '../../src/schema/permissions.ts';
 
-export const ROLES = [
-  'EMPLOYEE',
-  'ADMIN',
-  'PARTNER',
-  'CONSULTANT',
-  'BACKOFFICE',
-  'BACKOFFICE-CALLCENTER',
-] as const;
-export type Role = (typeof ROLES)[number];
-
-export const PERMISSIONS: Permission[] = [
-  'manage-translation-keys',
-  'manage-users',
-  'manage-companies',
-  'manage-sub-brokers',
-  'contract-export-page',
-  'contract-simple-export',
-  'delete-contracts',
-  'manage-commissions',
-  'manage-commission-rules',
-];
+export { PERMISSIONS, ROLES, routeSetOf };
+export type { Role };
 
 /**
  * Role defaults, as a brokerage would expect: admins everything; back office runs the
@@ -50,14 +38,6 @@ export const ROLE_PERMISSIONS: Record<Role, Permission[]> = {
   EMPLOYEE: [],
   PARTNER: [],
 };
-
-export type RouteSet = 'admin' | 'consultant' | null;
-
-export function routeSetOf(role: string): RouteSet {
-  if (role === 'ADMIN' || role === 'BACKOFFICE' || role === 'BACKOFFICE-CALLCENTER') return 'admin';
-  if (role === 'CONSULTANT') return 'consultant';
-  return null;
-}
 
 export function permissionsOf(role: string, additional: readonly string[] = []): Permission[] {
   // Own keys only: a role such as "constructor" must not reach Object.prototype.

@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { Preferences } from '../../src/auth/preferences.ts';
-import { PREFERENCES_WIRE_SCHEMA } from '../../src/auth/preferences.ts';
+import type { Preferences } from '../../src/schema/preferences.ts';
+import { PREFERENCES_WIRE_SCHEMA } from '../../src/schema/preferences.ts';
 import { loadPreferences, preferencesWire } from '../account/preferences.ts';
 import { ApiError } from '../http/errors.ts';
 import { audit } from './audit.ts';

@@ -1,5 +1,5 @@
 /**
- * The app's own translations (src/i18n/locales/<lang>.json) on the server: labels of customer
+ * The app's own translations (locales/<lang>.json) on the server: labels of customer
  * fields and enum values, for the export's headers and values and for recognising the columns and
  * values of an imported file in any of the four languages.
  */
@@ -14,8 +14,6 @@ const LOCALES_DIR = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   '..',
   '..',
-  'src',
-  'i18n',
   'locales',
 );
 

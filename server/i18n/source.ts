@@ -1,8 +1,8 @@
 /**
  * The release's texts: the seed source of the translation tables. They stay in the repository as
  * bundled files and are loaded into the database on start-up (./sync.ts):
- *   - the app's keys: src/i18n/locales/<lang>.json (nested objects, i18next syntax);
- *   - react-admin's own messages: ra-language-english, ra-language-french, src/i18n/ra/{de,it}.ts
+ *   - the app's keys: locales/<lang>.json (nested objects, i18next syntax);
+ *   - react-admin's own messages: ra-language-english, ra-language-french, locales/ra/{de,it}.ts
  *     (polyglot syntax, converted here: `%{x}` → `{{x}}`, "one |||| other" → `<key>_one`/`_other`).
  * Keys are stored flat and dotted (`ra.action.save`, `resources.users.fields.email`).
  */
@@ -11,8 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import englishMessages from 'ra-language-english';
 import frenchMessages from 'ra-language-french';
-import germanMessages from '../../src/i18n/ra/de.ts';
-import italianMessages from '../../src/i18n/ra/it.ts';
+import germanMessages from '../../locales/ra/de.ts';
+import italianMessages from '../../locales/ra/it.ts';
 
 export const RELEASE_LANGUAGES = ['de', 'en', 'fr', 'it'] as const;
 export type ReleaseLanguage = (typeof RELEASE_LANGUAGES)[number];
@@ -28,8 +28,6 @@ export const LOCALES_DIR = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   '..',
   '..',
-  'src',
-  'i18n',
   'locales',
 );
 
@@ -82,7 +80,7 @@ export function convertPolyglotMessages(messages: object): Map<string, string> {
   return out;
 }
 
-/** The app's own keys of one language (src/i18n/locales/<lang>.json). */
+/** The app's own keys of one language (locales/<lang>.json). */
 export function appMessages(language: ReleaseLanguage, dir = LOCALES_DIR): Map<string, string> {
   const file = path.join(dir, `${language}.json`);
   return flattenMessages(JSON.parse(fs.readFileSync(file, 'utf8')) as unknown);

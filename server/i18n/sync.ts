@@ -13,7 +13,7 @@
  */
 import { sql } from 'kysely';
 import type { ResourceModel } from '../../src/schema/model.ts';
-import { schemaKeys } from '../../src/resources/labels.ts';
+import { schemaKeys } from '../../src/schema/labels.ts';
 import type { DB } from '../db/index.ts';
 import { releaseTexts } from './source.ts';
 

@@ -4,7 +4,7 @@
  * only hides what the server would refuse anyway.
  */
 import { type AuthProvider, HttpError } from 'react-admin';
-import { toCamelDeep } from '../dataProvider/case.ts';
+import { toCamelDeep } from '../schema/case.ts';
 import { getModel } from '../resources/registry.ts';
 import type { AccessRule } from '../schema/vocabulary.ts';
 import {

@@ -3,7 +3,7 @@
  * localStorage; the external-user-mode flag set to 'no' on login and on logout. The user's
  * permissions and route set are cached beside them for the UI; the server decides anyway.
  */
-import { type Preferences, pageSizeOf, withDefaults } from './preferences.ts';
+import { type Preferences, pageSizeOf, withDefaults } from '../schema/preferences.ts';
 
 export const STORAGE = {
   token: 'token',

@@ -3,7 +3,7 @@
  * shape), where the token comes from, and how failures become react-admin `HttpError`s.
  */
 import { fetchUtils, HttpError } from 'react-admin';
-import { snakePathToCamel } from './case.ts';
+import { snakePathToCamel } from '../schema/case.ts';
 
 export interface HttpResponse {
   status: number;

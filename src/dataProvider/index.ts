@@ -35,7 +35,7 @@
  * names the method, the resource and what is missing.
  */
 import type { DataProvider, Identifier, RaRecord } from 'react-admin';
-import { camelPathToSnake, isPlainObject, toCamelDeep, toSnakeDeep } from './case.ts';
+import { camelPathToSnake, isPlainObject, toCamelDeep, toSnakeDeep } from '../schema/case.ts';
 import {
   defaultHttpClient,
   type HttpClient,
@@ -51,7 +51,7 @@ export {
   snakeToCamel,
   toCamelDeep,
   toSnakeDeep,
-} from './case.ts';
+} from '../schema/case.ts';
 export type { FieldErrors, HttpClient, HttpRequestOptions, HttpResponse } from './httpClient.ts';
 export {
   defaultHttpClient,

@@ -4,7 +4,7 @@
  * snake_case, and no timeout. Failures are react-admin `HttpError`s (a 422 carries
  * `{ errors: { "translations.0.text": "…" } }`, camelCased paths) from the data provider's mapping.
  */
-import { toCamelDeep, toSnakeDeep } from '../dataProvider/case.ts';
+import { toCamelDeep, toSnakeDeep } from '../schema/case.ts';
 import { readStoredToken, toProviderError } from '../dataProvider/httpClient.ts';
 
 export const LOCALIZATIONS_URL = '/api/localizations';

@@ -25,7 +25,8 @@ import { isChf } from '../i18n/format.ts';
 import { resourceRoute } from '../routes.tsx';
 import type { FieldModel, JsonSchema, ResourceModel } from '../schema/model.ts';
 import { useArea } from '../shell/area.ts';
-import { enumChoices, enumKey, fieldLabelKey, objectLabelKey } from './labels.ts';
+import { enumKey, fieldLabelKey, objectLabelKey } from '../schema/labels.ts';
+import { enumChoices } from './labels.ts';
 
 interface FieldOptions {
   /** In a list: compact variants (no nested objects, small images). */

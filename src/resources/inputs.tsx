@@ -32,7 +32,8 @@ import {
 } from 'react-admin';
 import { LocalizedDateInput } from '../i18n/components.tsx';
 import type { FieldModel, JsonSchema, ResourceModel } from '../schema/model.ts';
-import { enumChoices, fieldLabelKey, objectLabelKey } from './labels.ts';
+import { fieldLabelKey, objectLabelKey } from '../schema/labels.ts';
+import { enumChoices } from './labels.ts';
 
 export function validatorsFor(schema: JsonSchema, isRequired: boolean): Validator[] {
   const validators: Validator[] = [];

@@ -1,20 +1,10 @@
 /**
- * Translation keys of everything a schema names (the convention of docs/ARCHITECTURE.md §i18n):
- *   resources.<resource>.name        (plural forms: name_one / name_other)
- *   resources.<resource>.fields.<field>[.<child>]   (an object field's own label: <field>._label)
- *   enums.<enum>.<value>             (x-enum, default "<resource>.<field>")
- *   <x-translate>.<value>            (values that are keys themselves, e.g. products.<key>)
+ * Labels in the browser: enum choices for react-admin and the text that stands for a record in the
+ * user's language. The keys themselves are isomorphic (src/schema/labels.ts).
  */
-
 import { activeLanguage, activeTranslate } from '../i18n/active.ts';
-import type { FieldModel, JsonSchema, ResourceModel } from '../schema/model.ts';
-
-export const fieldLabelKey = (resource: string, path: string): string =>
-  `resources.${resource}.fields.${path}`;
-export const objectLabelKey = (resource: string, path: string): string =>
-  `${fieldLabelKey(resource, path)}._label`;
-export const enumKey = (enumName: string, value: unknown): string =>
-  `enums.${enumName}.${String(value)}`;
+import type { JsonSchema, ResourceModel } from '../schema/model.ts';
+import { enumKey } from '../schema/labels.ts';
 
 /** Choices of an enum for react-admin (names are translation keys; react-admin translates them). */
 export function enumChoices(schema: JsonSchema, enumName: string): { id: string; name: string }[] {
@@ -54,25 +44,4 @@ export function representRecord(
       : String(value ?? `#${record.id}`);
   }
   return `#${record.id}`;
-}
-
-/** Every translation key a resource's schema uses (for the completeness checks). */
-export function schemaKeys(model: ResourceModel): string[] {
-  const keys = [`resources.${model.name}.name_one`, `resources.${model.name}.name_other`];
-  const walk = (path: string, schema: JsonSchema, field?: FieldModel) => {
-    if (schema.type === 'object' && schema.properties) {
-      keys.push(objectLabelKey(model.name, path));
-      for (const [child, childSchema] of Object.entries(schema.properties))
-        walk(`${path}.${child}`, childSchema);
-    } else {
-      keys.push(fieldLabelKey(model.name, path));
-    }
-    const enumSchema = schema.type === 'array' ? schema.items : schema;
-    if (enumSchema?.enum) {
-      const name = enumSchema['x-enum'] ?? field?.enumName ?? `${model.name}.${path}`;
-      for (const value of enumSchema.enum) keys.push(enumKey(name, value));
-    }
-  };
-  for (const field of model.fields) walk(field.name, field.schema, field);
-  return [...new Set(keys)];
 }

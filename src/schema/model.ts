@@ -3,7 +3,7 @@
  * from one entity schema. Pure functions, shared by server and browser.
  */
 import sharedDefinitions from '../../schemas/definitions.json';
-import { camelToSnake } from '../dataProvider/case.ts';
+import { camelToSnake } from './case.ts';
 import type { XPermissions, XProperty, XResource } from './vocabulary.ts';
 
 export interface JsonSchema extends XProperty {

@@ -5,19 +5,8 @@
  */
 import type { Ajv, FuncKeywordDefinition } from 'ajv';
 
-export type Permission =
-  | 'manage-translation-keys'
-  | 'manage-users'
-  | 'manage-companies'
-  | 'manage-sub-brokers'
-  | 'contract-export-page'
-  | 'contract-simple-export'
-  | 'delete-contracts'
-  | 'manage-commissions'
-  | 'manage-commission-rules';
-
-/** Who may do an action: a named permission, any signed-in user, or nobody through the API. */
-export type AccessRule = Permission | 'authenticated' | 'nobody';
+export type { AccessRule, Permission } from './permissions.ts';
+import type { AccessRule } from './permissions.ts';
 
 /** Root keyword `x-resource`: how the resource is presented and searched. */
 export interface XResource {

@@ -7,7 +7,7 @@
  * server error. Calls use an id that does not exist and empty bodies, so nothing is changed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_EXTERNAL_USER } from '../../scripts/seed/identity.ts';
+import { DEMO_EXTERNAL_USER } from '../../server/demo/identity.ts';
 import type { RouteInfo } from '../../server/access/routes.ts';
 import { isAllowed, type Principal, permissionsOf } from '../../server/auth/permissions.ts';
 import { loadResourceModels } from '../../server/schemas.ts';

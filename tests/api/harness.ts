@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { seedDemo } from '../../scripts/seed-demo.ts';
+import { seedDemo } from '../../server/demo/index.ts';
 import { buildApp } from '../../server/app.ts';
 import type { LoginThrottle } from '../../server/auth/routes.ts';
 import type { SessionPolicy } from '../../server/auth/sessions.ts';

@@ -6,7 +6,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_EXTERNAL_USER } from '../../scripts/seed/identity.ts';
+import { DEMO_EXTERNAL_USER } from '../../server/demo/identity.ts';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
 
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';

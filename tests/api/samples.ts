@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { camelToSnake, snakeToCamel } from '../../src/dataProvider/case.ts';
+import { camelToSnake, snakeToCamel } from '../../src/schema/case.ts';
 import type { FieldModel, JsonSchema, ResourceModel } from '../../src/schema/model.ts';
 
 export type Row = Record<string, unknown>;

@@ -1,6 +1,6 @@
 /**
  * Completeness of the translations. The release's texts are the seed of the translation tables
- * (server/i18n/source.ts): the app's keys (src/i18n/locales/<lang>.json) and react-admin's own
+ * (server/i18n/source.ts): the app's keys (locales/<lang>.json) and react-admin's own
  * messages (converted to i18next syntax). Checked here:
  * - the four languages have the same keys, non-empty texts and the same placeholders;
  * - every key the schemas, the product catalogue, the menus and the source code ask for exists in
@@ -23,11 +23,11 @@ import {
 } from '../../server/i18n/source.ts';
 import { loadResourceModels } from '../../server/schemas.ts';
 import { SERVER_MESSAGE_KEYS } from '../../src/i18n/serverMessages.ts';
-import { schemaKeys } from '../../src/resources/labels.ts';
+import { schemaKeys } from '../../src/schema/labels.ts';
 import { MENU_GROUPS, ROUTES } from '../../src/routes.tsx';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const LOCALES_DIR = path.join(ROOT, 'src', 'i18n', 'locales');
+const LOCALES_DIR = path.join(ROOT, 'locales');
 const SRC_DIR = path.join(ROOT, 'src');
 const CATALOGUE_SQL = path.join(ROOT, 'server', 'migrations', '0003_product_catalogue.sql');
 
@@ -179,7 +179,7 @@ describe('the release texts (seed of the translation tables)', () => {
   const english = release.get('en') ?? new Map<string, string>();
   /** react-admin's placeholders a translation may use although the English text does not. */
   const EXTRA_PLACEHOLDERS: Record<string, string[]> = {
-    // German keeps the noun's capital letter (src/i18n/ra/de.ts); react-admin passes both.
+    // German keeps the noun's capital letter (locales/ra/de.ts); react-admin passes both.
     'ra.sort.sort_by': ['field'],
   };
 

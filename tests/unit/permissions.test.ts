@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { rightsBeyond, withinRights } from '../../server/account/rights.ts';
 import { principalRights } from '../../server/auth/sessions.ts';
 import { MAIL_LANGUAGES, MAIL_TEMPLATES, renderMail } from '../../server/mail/templates.ts';
-import { passwordFieldErrors, passwordProblems } from '../../src/auth/passwordRule.ts';
-import { DEFAULT_PREFERENCES, pageSizeOf, withDefaults } from '../../src/auth/preferences.ts';
+import { passwordFieldErrors, passwordProblems } from '../../src/schema/passwordRule.ts';
+import { DEFAULT_PREFERENCES, pageSizeOf, withDefaults } from '../../src/schema/preferences.ts';
 import {
   isAllowed,
   PERMISSIONS,
@@ -219,7 +219,7 @@ describe('granting rights (server/account/rights.ts)', () => {
   });
 });
 
-describe('the password rule (src/auth/passwordRule.ts, browser and server)', () => {
+describe('the password rule (src/schema/passwordRule.ts, browser and server)', () => {
   it('accepts 8+ characters with an uppercase and a lowercase letter and a symbol', () => {
     for (const password of [
       'Demo-2026!',
@@ -256,7 +256,7 @@ describe('the password rule (src/auth/passwordRule.ts, browser and server)', () 
   });
 });
 
-describe('preferences (src/auth/preferences.ts)', () => {
+describe('preferences (src/schema/preferences.ts)', () => {
   it('fills defaults and drops values outside the choices', () => {
     expect(withDefaults(null)).toEqual(DEFAULT_PREFERENCES);
     const stored = withDefaults({

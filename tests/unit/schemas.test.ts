@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PERMISSIONS } from '../../server/auth/permissions.ts';
+import { PERMISSIONS, ROLES } from '../../src/schema/permissions.ts';
 import { listQuerySchema } from '../../server/crud.ts';
 import {
   bodyAjv,
@@ -16,7 +16,7 @@ import {
   responseSchema,
 } from '../../server/http/validation.ts';
 import { loadResourceModels, SCHEMAS_DIR } from '../../server/schemas.ts';
-import { camelToSnake, snakeToCamel } from '../../src/dataProvider/case.ts';
+import { camelToSnake, snakeToCamel } from '../../src/schema/case.ts';
 import {
   BASE_FIELDS,
   buildResourceModel,
@@ -292,5 +292,25 @@ describe('strict ajv', () => {
 
   it('still rejects other unknown keywords (strict mode is on)', () => {
     expect(() => bodyAjv.compile({ type: 'string', maxLenght: 3 })).toThrow(/unknown keyword/);
+  });
+});
+
+describe('one list of permission and role names (src/schema/permissions.ts)', () => {
+  const users = raws.find((raw) => raw.schema.$id === 'users')!.schema;
+  const properties = users.properties as Record<string, JsonSchema>;
+
+  it("the users schema's additionalPermissions enum is exactly the list", () => {
+    expect(properties.additionalPermissions.items?.enum).toEqual([...PERMISSIONS]);
+  });
+
+  it("the users schema's role enum is exactly the list of roles", () => {
+    expect(properties.role.enum).toEqual([...ROLES]);
+  });
+
+  it('every x-permissions rule of every schema names a permission of the list', () => {
+    for (const { schema } of raws) {
+      const rules = Object.values((schema['x-permissions'] ?? {}) as Record<string, string>);
+      for (const rule of rules) expect(ACCESS_RULES).toContain(rule);
+    }
   });
 });

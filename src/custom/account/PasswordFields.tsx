@@ -1,12 +1,12 @@
 /**
- * New password and its confirmation, with the password rule (src/auth/passwordRule.ts, the same
+ * New password and its confirmation, with the password rule (src/schema/passwordRule.ts, the same
  * function the server applies) shown as a checklist while typing.
  */
 import CheckIcon from '@mui/icons-material/CheckCircleOutline';
 import CloseIcon from '@mui/icons-material/RadioButtonUnchecked';
 import { Box, List, ListItem, ListItemIcon, ListItemText, TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { type PasswordProblem, passwordProblems } from '../../auth/passwordRule.ts';
+import { type PasswordProblem, passwordProblems } from '../../schema/passwordRule.ts';
 
 const RULES: PasswordProblem[] = ['tooShort', 'uppercase', 'lowercase', 'symbol', 'mismatch'];
 

@@ -25,9 +25,9 @@ import {
   LISTINGS,
   type Listing,
   PAGE_SIZES,
-} from '../../auth/preferences.ts';
+} from '../../schema/preferences.ts';
 import { getStoredUser, updateStoredUser } from '../../auth/session.ts';
-import { toCamelDeep } from '../../dataProvider/case.ts';
+import { toCamelDeep } from '../../schema/case.ts';
 import { LANGUAGES } from '../../i18n/index.ts';
 import { AccountApiError, accountApi, fieldError } from './api.ts';
 import { PasswordFields, passwordAcceptable } from './PasswordFields.tsx';

@@ -30,8 +30,8 @@ import {
 import { useMemo, useState } from 'react';
 import { Title, useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
-import { toCamelDeep } from '../../dataProvider/case.ts';
-import { fieldLabelKey } from '../../resources/labels.ts';
+import { toCamelDeep } from '../../schema/case.ts';
+import { fieldLabelKey } from '../../schema/labels.ts';
 import { resourceRoute } from '../../routes.tsx';
 import { useArea } from '../../shell/area.ts';
 import { ApiCallError, type RowError, sendForm } from './api.ts';

@@ -23,7 +23,7 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { getStoredUser } from '../../auth/session.ts';
 import { fieldFor, listFields } from '../../resources/fields.tsx';
-import { fieldLabelKey } from '../../resources/labels.ts';
+import { fieldLabelKey } from '../../schema/labels.ts';
 import { resourceRoute } from '../../routes.tsx';
 import { useArea } from '../../shell/area.ts';
 import { pageSizeFor } from '../../auth/session.ts';

@@ -32,7 +32,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { formatDateTime } from '../../i18n/format.ts';
-import { enumKey, fieldLabelKey } from '../../resources/labels.ts';
+import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { ApiCallError, download, messageOf, sendFormJson } from './api.ts';
 import { documentModel } from './model.ts';
 

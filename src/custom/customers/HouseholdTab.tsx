@@ -42,7 +42,7 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { formatDate } from '../../i18n/format.ts';
 import { inputFor } from '../../resources/inputs.tsx';
-import { enumKey, fieldLabelKey } from '../../resources/labels.ts';
+import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { resourceRoute } from '../../routes.tsx';
 import { useArea } from '../../shell/area.ts';
 import { ApiCallError, apiJson, messageOf } from './api.ts';

@@ -3,7 +3,7 @@
  * household member, uploads with progress, downloads of protected files, the CSV import (progress
  * lines) and the export. Keys on the wire are snake_case; answers are camelCased here.
  */
-import { toCamelDeep, toSnakeDeep } from '../../dataProvider/case.ts';
+import { toCamelDeep, toSnakeDeep } from '../../schema/case.ts';
 import { readStoredToken } from '../../dataProvider/httpClient.ts';
 
 export interface ApiFailure {

@@ -3,10 +3,10 @@
  * account per role. Loaded on first start in demo mode only (embedded database); production seeds
  * nothing (see scripts/create-admin.ts). The product catalogue is reference data in the migrations.
  */
-import { hashPassword } from '../server/auth/password.ts';
-import type { DB } from '../server/db/index.ts';
-import { seedDemoCustomers } from './seed/customers.ts';
-import { seedDemoIdentity } from './seed/identity.ts';
+import { hashPassword } from '../auth/password.ts';
+import type { DB } from '../db/index.ts';
+import { seedDemoCustomers } from './customers.ts';
+import { seedDemoIdentity } from './identity.ts';
 
 export const DEMO_USERS = [
   {

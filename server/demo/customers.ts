@@ -8,7 +8,7 @@
  * tests as a reference) is visible to that consultant. Kept well under 500 rows so whole-table
  * list checks stay within one page.
  */
-import type { DB } from '../../server/db/index.ts';
+import type { DB } from '../db/index.ts';
 
 interface Place {
   zip: string;

@@ -4,7 +4,7 @@
  * account (external@demo.gscrm.ch, of "Brokerpartner Zentralschweiz AG"). Called by
  * scripts/seed-demo.ts inside its transaction, after the users and before the customers.
  */
-import type { DB } from '../../server/db/index.ts';
+import type { DB } from '../db/index.ts';
 
 export const DEMO_EXTERNAL_USER = {
   email: 'external@demo.gscrm.ch',
