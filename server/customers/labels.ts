@@ -10,12 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const LANGUAGES = ['de', 'fr', 'it', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-const LOCALES_DIR = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'locales',
-);
+const LOCALES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'locales');
 
 type Messages = Record<string, unknown>;
 const cache = new Map<Language, Messages>();
