@@ -13,10 +13,11 @@ import { NotFoundPage, RootRedirect } from './custom/PublicPages.tsx';
 import { createDataProvider } from './dataProvider/index.ts';
 import { setActiveI18n } from './i18n/active.ts';
 import { createI18nProvider } from './i18n/index.ts';
-import { PUBLIC_ROUTES, routerPath } from './routes.tsx';
+import { PUBLIC_ROUTES } from './routes.tsx';
 import { AreaApp } from './shell/AreaApp.tsx';
 import { EnvStrip, ProgressBar, useGuideShortcut } from './shell/Chrome.tsx';
 import { type AppEnv, isAppEnv, UI } from './shell/config.ts';
+import { routerPath } from './shell/paths.ts';
 import { theme } from './theme.ts';
 
 const dataProvider = createDataProvider({ apiUrl: '/api', getToken });

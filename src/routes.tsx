@@ -1,12 +1,14 @@
 /**
  * The route table: every admin and consultant route of the spec (SPEC §2), the areas it belongs to,
- * what it renders and its menu entry. The shell (src/App.tsx, src/shell/) builds the routers and
- * the menus from this one list; later features replace entries, never structure.
+ * what it renders and its menu entry. Only the shell (src/App.tsx, src/shell/) imports it and builds
+ * the routers and the menus from this one list; screens ask src/shell/paths.ts for paths. Later
+ * features replace entries, never structure.
  *
  * How to register a screen:
- * - A schema resource's views need nothing here beyond the entries below: `{ resource, view }`
- *   renders the generic (or overridden, src/resources/overrides.ts) view; while the resource has no
- *   schema yet, the entry shows the "coming" placeholder.
+ * - A schema resource needs no entry: its views open at `/admin/<resource>` (list, `new`, `{id}`,
+ *   `{id}/edit`). For spec-style paths in an area, declare it in RESOURCE_PATHS
+ *   (src/shell/paths.ts) and place `...crud('<resource>', menu)` below, which adds the menu item.
+ *   While a resource has no schema yet, its entries show the "coming" placeholder.
  * - A hand-written page: set `page: lazy(() => import('./custom/<area>/<Page>.tsx'))` on its entry
  *   (replacing `coming`).
  * Paths are written as in the spec (`customers/{id}/edit`); `{id}` must be a positive integer (else
@@ -38,12 +40,8 @@ import AlarmIcon from '@mui/icons-material/Alarm';
 import WorkIcon from '@mui/icons-material/Work';
 import MailIcon from '@mui/icons-material/MailOutline';
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
-import type { ViewKind } from './resources/overrides.ts';
-import type { Permission } from './schema/vocabulary.ts';
-
-export type Area = 'admin' | 'consultant';
-export const AREAS: Area[] = ['admin', 'consultant'];
-export type { ViewKind };
+import type { Permission } from './schema/permissions.ts';
+import { type Area, type ViewKind, pathsOf, viewPaths } from './shell/paths.ts';
 
 export type MenuGroup =
   'overview' | 'sales' | 'contracts' | 'commissions' | 'reference' | 'administration';
@@ -86,26 +84,18 @@ const Dashboard = lazy(() => import('./custom/Dashboard.tsx'));
 const Notifications = lazy(() => import('./custom/NotificationsPage.tsx'));
 const CustomerImport = lazy(() => import('./custom/customers/CustomerImport.tsx'));
 
-/** list, new, {id}/edit and {id} (show) of a resource, as the spec writes them. */
-export function crud(
-  resource: string,
-  areas: Area[],
-  menu: MenuEntry | undefined,
-  options: { listPath?: string; kinds?: ViewKind[]; permission?: Permission } = {},
-): RouteEntry[] {
-  const kinds = options.kinds ?? ['list', 'create', 'edit', 'show'];
-  const paths: Record<ViewKind, string> = {
-    list: options.listPath ?? resource,
-    create: `${resource}/new`,
-    edit: `${resource}/{id}/edit`,
-    show: `${resource}/{id}`,
-  };
-  return kinds.map((view) => ({
-    path: paths[view],
+/**
+ * The entries of a resource's views at the paths src/shell/paths.ts gives it (its declaration, or
+ * the generic admin paths), the menu entry on its list.
+ */
+export function crud(resource: string, menu?: MenuEntry): RouteEntry[] {
+  const { areas, permission } = pathsOf(resource);
+  return Object.entries(viewPaths(resource)).map(([view, path]) => ({
+    path,
     areas,
     resource,
-    view,
-    permission: options.permission,
+    view: view as ViewKind,
+    permission,
     menu: view === 'list' ? menu : undefined,
   }));
 }
@@ -132,7 +122,7 @@ export const ROUTES: RouteEntry[] = [
   },
 
   // Customers and sales
-  ...crud('customers', BOTH, { group: 'sales', label: 'app.menu.customers', icon: PeopleIcon }),
+  ...crud('customers', { group: 'sales', label: 'app.menu.customers', icon: PeopleIcon }),
   // CSV import of customers (back office; the spec shows no screen for it, the list links here).
   { path: 'customers/import', areas: ADMIN, page: CustomerImport },
   {
@@ -147,7 +137,7 @@ export const ROUTES: RouteEntry[] = [
     coming: 'appointments',
     menu: { group: 'sales', label: 'app.menu.appointments', icon: EventIcon },
   },
-  ...crud('reminders', BOTH, { group: 'sales', label: 'app.menu.reminders', icon: AlarmIcon }),
+  ...crud('reminders', { group: 'sales', label: 'app.menu.reminders', icon: AlarmIcon }),
   {
     path: 'offers',
     areas: BOTH,
@@ -199,12 +189,11 @@ export const ROUTES: RouteEntry[] = [
     menu: { group: 'commissions', label: 'app.menu.commissions', icon: PercentIcon },
     permission: 'manage-commissions',
   },
-  ...crud(
-    'commission-rules',
-    ADMIN,
-    { group: 'commissions', label: 'app.menu.commissionRules', icon: RuleIcon },
-    { kinds: ['list', 'create', 'edit'], permission: 'manage-commission-rules' },
-  ),
+  ...crud('commission-rules', {
+    group: 'commissions',
+    label: 'app.menu.commissionRules',
+    icon: RuleIcon,
+  }),
   {
     path: 'assigned-single-payments',
     areas: ADMIN,
@@ -221,53 +210,32 @@ export const ROUTES: RouteEntry[] = [
   },
 
   // Reference data
-  ...crud(
-    'companies',
-    ADMIN,
-    { group: 'reference', label: 'app.menu.companies', icon: BusinessIcon },
-    { kinds: ['list', 'create', 'edit'] },
-  ),
-  ...crud(
-    'lead-sources',
-    ADMIN,
-    { group: 'reference', label: 'app.menu.leadSources', icon: SourceIcon },
-    { kinds: ['list', 'create', 'edit'] },
-  ),
-  ...crud('products', ADMIN, {
+  ...crud('companies', { group: 'reference', label: 'app.menu.companies', icon: BusinessIcon }),
+  ...crud('lead-sources', { group: 'reference', label: 'app.menu.leadSources', icon: SourceIcon }),
+  ...crud('products', {
     group: 'reference',
     label: 'app.menu.products',
     icon: InventoryIcon,
   }),
-  ...crud('sub-products', ADMIN, {
+  ...crud('sub-products', {
     group: 'reference',
     label: 'app.menu.subProducts',
     icon: InventoryIcon,
   }),
-  ...crud('sub-product-variants', ADMIN, {
+  ...crud('sub-product-variants', {
     group: 'reference',
     label: 'app.menu.subProductVariants',
     icon: InventoryIcon,
   }),
 
   // Administration
-  ...crud(
-    'users',
-    ADMIN,
-    { group: 'administration', label: 'app.menu.users', icon: GroupIcon },
-    { listPath: 'gs-users', permission: 'manage-users' },
-  ),
-  ...crud(
-    'sub-brokers',
-    ADMIN,
-    { group: 'administration', label: 'app.menu.subBrokers', icon: WorkIcon },
-    { kinds: ['list', 'create', 'edit'] },
-  ),
-  ...crud(
-    'external-users',
-    ADMIN,
-    { group: 'administration', label: 'app.menu.externalUsers', icon: CampaignIcon },
-    { kinds: ['list', 'create', 'edit'], permission: 'manage-users' },
-  ),
+  ...crud('users', { group: 'administration', label: 'app.menu.users', icon: GroupIcon }),
+  ...crud('sub-brokers', { group: 'administration', label: 'app.menu.subBrokers', icon: WorkIcon }),
+  ...crud('external-users', {
+    group: 'administration',
+    label: 'app.menu.externalUsers',
+    icon: CampaignIcon,
+  }),
   {
     path: 'translation-keys',
     areas: ADMIN,
@@ -291,33 +259,8 @@ export const ROUTES: RouteEntry[] = [
   },
 ];
 
-/** Router path of a spec path: `{id}` → `:id`. */
-export const routerPath = (specPath: string): string => specPath.replace(/\{([a-zA-Z]+)\}/g, ':$1');
-
 export const routesOf = (area: Area): RouteEntry[] =>
   ROUTES.filter((entry) => entry.areas.includes(area));
-
-/**
- * Where a resource's view lives inside an area, relative to the area (`companies/5/edit`), or
- * undefined when the area has no such route.
- */
-export function resourceRoute(
-  area: Area,
-  resource: string,
-  view: ViewKind,
-  id?: string | number,
-): string | undefined {
-  const entry = ROUTES.find(
-    (candidate) =>
-      candidate.resource === resource && candidate.view === view && candidate.areas.includes(area),
-  );
-  return entry?.path.replace('{id}', String(id ?? ''));
-}
-
-/** The schema resources an area registers: those its routes name. */
-export const resourcesOf = (area: Area): string[] => [
-  ...new Set(routesOf(area).flatMap((entry) => (entry.resource ? [entry.resource] : []))),
-];
 
 /** Public routes (SPEC §2), outside the areas; same registration rule: `page` replaces `coming`. */
 export interface PublicRoute {

@@ -20,8 +20,8 @@ import { getStoredUser } from '../auth/session.ts';
 import { formatDate } from '../i18n/format.ts';
 import { representRecord } from '../resources/labels.ts';
 import { getModel, hasModel } from '../resources/registry.ts';
-import { type Area, resourceRoute } from '../routes.tsx';
 import { useArea } from '../shell/area.ts';
+import { type Area, resourceRoute } from '../shell/paths.ts';
 import type { Permission } from '../schema/vocabulary.ts';
 
 interface Tile {

@@ -22,9 +22,9 @@ import {
 } from 'react-admin';
 import { LocalizedDateField, SwissNumberField } from '../i18n/components.tsx';
 import { isChf } from '../i18n/format.ts';
-import { resourceRoute } from '../routes.tsx';
 import type { FieldModel, JsonSchema, ResourceModel } from '../schema/model.ts';
 import { useArea } from '../shell/area.ts';
+import { resourceRoute } from '../shell/paths.ts';
 import { enumKey, fieldLabelKey, objectLabelKey } from '../schema/labels.ts';
 import { enumChoices } from './labels.ts';
 

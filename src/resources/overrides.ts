@@ -5,8 +5,7 @@
  *   customers: { show: lazy(() => import('../custom/customers/CustomerShow.tsx')) },
  */
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
-
-export type ViewKind = 'list' | 'show' | 'edit' | 'create';
+import type { ViewKind } from '../shell/paths.ts';
 
 export const OVERRIDES: Record<
   string,

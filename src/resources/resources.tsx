@@ -6,7 +6,8 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import { Resource } from 'react-admin';
 import type { ResourceModel } from '../schema/model.ts';
 import { representRecord } from './labels.ts';
-import { OVERRIDES, type ViewKind } from './overrides.ts';
+import type { ViewKind } from '../shell/paths.ts';
+import { OVERRIDES } from './overrides.ts';
 import { MODELS } from './registry.ts';
 
 const GENERIC: Record<ViewKind, LazyExoticComponent<ComponentType>> = {
@@ -22,7 +23,7 @@ export const resourceView = (resource: string, kind: ViewKind) =>
 
 /**
  * Registers resources with react-admin (record representation, which views exist) without
- * routes: the route table (src/routes.tsx) places the views at the spec's paths.
+ * routes: the shell places the views at the paths of src/shell/paths.ts.
  */
 export function resourceRegistrations(models: ResourceModel[] = MODELS) {
   return models.map((model) => (

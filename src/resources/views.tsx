@@ -1,6 +1,8 @@
 /**
  * Generic list, show, edit and create views driven by the resource's schema. A resource can
- * replace any of them (src/resources/overrides.ts) without repeating its field list.
+ * replace any of them (src/resources/overrides.ts) without repeating its field list. Where they lead
+ * (row click, edit and show buttons, after create) comes from ./navigation.ts, so every schema
+ * resource is navigable whether or not the spec gives it paths.
  */
 import {
   Create,
@@ -8,7 +10,6 @@ import {
   DeleteButton,
   Edit,
   EditButton,
-  type Identifier,
   List,
   SaveButton,
   Show,
@@ -21,11 +22,11 @@ import {
   useResourceContext,
 } from 'react-admin';
 import { pageSizeFor } from '../auth/session.ts';
-import { resourceRoute, type ViewKind } from '../routes.tsx';
 import { useArea } from '../shell/area.ts';
 import type { ResourceModel } from '../schema/model.ts';
 import { fieldFor, listFields } from './fields.tsx';
 import { filtersFor, inputFor } from './inputs.tsx';
+import { type Navigation, navigationOf } from './navigation.ts';
 import { getModel } from './registry.ts';
 
 function useModel(): ResourceModel {
@@ -34,49 +35,47 @@ function useModel(): ResourceModel {
   return getModel(resource);
 }
 
-/** Paths of this resource's views in the current area (the spec's paths, src/routes.tsx). */
-function usePaths(model: ResourceModel) {
-  const area = useArea();
-  return (view: ViewKind, id?: Identifier) => resourceRoute(area, model.name, view, id);
+/** Where this resource's views lead in the current area. */
+function useNavigation(model: ResourceModel): Navigation {
+  return navigationOf(useArea(), model.name);
 }
 
 export function GenericList() {
   const model = useModel();
-  const area = useArea();
-  const pathOf = usePaths(model);
+  const navigation = useNavigation(model);
   const sort = model.resource.defaultSort ?? { field: 'id', order: 'ASC' as const };
-  const showPath = (id: Identifier) => pathOf('show', id) ?? pathOf('edit', id);
   return (
     <List filters={filtersFor(model)} sort={sort} perPage={pageSizeFor(model.name)}>
-      <Datagrid
-        rowClick={(id) => {
-          const path = showPath(id);
-          return path ? `/${area}/${path}` : false;
-        }}
-        bulkActionButtons={false}
-      >
+      <Datagrid rowClick={(id) => navigation.rowLink(id)} bulkActionButtons={false}>
         {listFields(model).map((field) => fieldFor(model, field, { inList: true }))}
-        <EditLink pathOf={pathOf} />
+        <EditLink navigation={navigation} />
       </Datagrid>
     </List>
   );
 }
 
-function EditLink({ pathOf }: { pathOf: ReturnType<typeof usePaths> }) {
-  const area = useArea();
+/** The record's edit button, where the area has an edit view (react-admin checks the right). */
+function EditLink({ navigation }: { navigation: Navigation }) {
   const record = useRecordContext();
-  const path = record ? pathOf('edit', record.id) : undefined;
-  return path ? <EditButton to={`/${area}/${path}`} /> : null;
+  const to = record ? navigation.editLink(record.id) : undefined;
+  return to ? <EditButton to={to} /> : null;
+}
+
+/** The record's show button, where the area has a show view. */
+function ShowLink({ navigation }: { navigation: Navigation }) {
+  const record = useRecordContext();
+  const to = record ? navigation.showLink(record.id) : undefined;
+  return to ? <ShowButton to={to} /> : null;
 }
 
 export function GenericShow() {
   const model = useModel();
-  const pathOf = usePaths(model);
+  const navigation = useNavigation(model);
   return (
     <Show
       actions={
         <TopToolbar>
-          <EditLink pathOf={pathOf} />
+          <EditLink navigation={navigation} />
         </TopToolbar>
       }
     >
@@ -102,12 +101,16 @@ function GenericForm({ model }: { model: ResourceModel }) {
 
 export function GenericEdit() {
   const model = useModel();
-  const hasShow = usePaths(model)('show', 0) !== undefined;
+  const navigation = useNavigation(model);
   // Pessimistic: the server's answer (and its field errors) arrives before the form closes.
   return (
     <Edit
       mutationMode="pessimistic"
-      actions={<TopToolbar>{hasShow ? <ShowButton /> : null}</TopToolbar>}
+      actions={
+        <TopToolbar>
+          <ShowLink navigation={navigation} />
+        </TopToolbar>
+      }
     >
       <GenericForm model={model} />
     </Edit>
@@ -116,9 +119,9 @@ export function GenericEdit() {
 
 export function GenericCreate() {
   const model = useModel();
-  const pathOf = usePaths(model);
+  const navigation = useNavigation(model);
   return (
-    <Create redirect={(_resource, id) => pathOf('show', id) ?? pathOf('list') ?? ''}>
+    <Create redirect={(_resource, id) => navigation.afterCreate(id)}>
       <GenericForm model={model} />
     </Create>
   );

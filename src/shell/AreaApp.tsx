@@ -20,9 +20,10 @@ import { NotFoundPage, RedirectToLogin } from '../custom/PublicPages.tsx';
 import { Layout } from '../layout/Layout.tsx';
 import { MODELS } from '../resources/registry.ts';
 import { resourceRegistrations } from '../resources/resources.tsx';
-import { type Area, crud, ROUTES, type RouteEntry, routerPath, routesOf } from '../routes.tsx';
+import { crud, type RouteEntry, routesOf } from '../routes.tsx';
 import { theme } from '../theme.ts';
 import { UI } from './config.ts';
+import { type Area, isDeclared, routerPath } from './paths.ts';
 import { RouteView } from './RouteView.tsx';
 
 function AppNotification() {
@@ -58,10 +59,10 @@ function ToDashboard({ area }: { area: Area }) {
   return <Navigate to={`/${area}/dashboard`} replace />;
 }
 
-/** Schema resources that no spec route names get the generic routes in the admin area. */
-const UNLISTED: RouteEntry[] = MODELS.filter(
-  (model) => !ROUTES.some((entry) => entry.resource === model.name),
-).flatMap((model) => crud(model.name, ['admin'], undefined));
+/** Schema resources the spec names no path for get the generic routes (src/shell/paths.ts). */
+const UNLISTED: RouteEntry[] = MODELS.filter((model) => !isDeclared(model.name)).flatMap((model) =>
+  crud(model.name),
+);
 
 /** react-admin's own paths for a resource's views, routed to the same entries. */
 function aliases(entries: RouteEntry[]): [string, RouteEntry][] {

@@ -1,17 +1,18 @@
 /**
  * The route table holds every admin and consultant route of the spec (SPEC §2), each in the right
- * route set, and every public route; the menus only point at routes of their own area.
+ * route set, and every public route; the menus only point at routes of their own area. The path
+ * helpers (src/shell/paths.ts) agree with it, and give undeclared resources generic admin paths.
  */
 import { describe, expect, it } from 'vitest';
 import { SPEC_ADMIN, SPEC_CONSULTANT, SPEC_PUBLIC } from '../spec-routes.ts';
+import { PUBLIC_ROUTES, ROUTES, routesOf } from '../../src/routes.tsx';
 import {
   AREAS,
-  PUBLIC_ROUTES,
-  ROUTES,
+  isDeclared,
+  RESOURCE_PATHS,
   resourceRoute,
   routerPath,
-  routesOf,
-} from '../../src/routes.tsx';
+} from '../../src/shell/paths.ts';
 
 describe('route table', () => {
   it.each([
@@ -64,5 +65,28 @@ describe('route table', () => {
       expect(labelled.length).toBeGreaterThan(5);
       for (const entry of labelled) expect(entry.menu?.label).toMatch(/^app\.menu\./);
     }
+  });
+
+  it('places every declared resource in the route table, and only declared ones', () => {
+    const routed = new Set(ROUTES.flatMap((entry) => (entry.resource ? [entry.resource] : [])));
+    expect([...routed].filter((resource) => !isDeclared(resource))).toEqual([]);
+    expect(Object.keys(RESOURCE_PATHS).filter((resource) => !routed.has(resource))).toEqual([]);
+  });
+
+  it('finds every routed resource view at the path the route table gives it', () => {
+    for (const entry of ROUTES) {
+      if (!entry.resource || !entry.view) continue;
+      for (const area of entry.areas) {
+        expect(resourceRoute(area, entry.resource, entry.view, '{id}')).toBe(entry.path);
+      }
+    }
+  });
+
+  it('gives a resource the spec does not name its four generic views in the admin area only', () => {
+    expect(resourceRoute('admin', 'gizmos', 'list')).toBe('gizmos');
+    expect(resourceRoute('admin', 'gizmos', 'create')).toBe('gizmos/new');
+    expect(resourceRoute('admin', 'gizmos', 'show', 4)).toBe('gizmos/4');
+    expect(resourceRoute('admin', 'gizmos', 'edit', 4)).toBe('gizmos/4/edit');
+    expect(resourceRoute('consultant', 'gizmos', 'list')).toBeUndefined();
   });
 });

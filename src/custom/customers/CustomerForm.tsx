@@ -27,7 +27,7 @@ import {
 } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { inputFor } from '../../resources/inputs.tsx';
-import { resourceRoute } from '../../routes.tsx';
+import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { apiJson } from './api.ts';
 import {

@@ -32,7 +32,7 @@ import { Title, useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { toCamelDeep } from '../../schema/case.ts';
 import { fieldLabelKey } from '../../schema/labels.ts';
-import { resourceRoute } from '../../routes.tsx';
+import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { ApiCallError, type RowError, sendForm } from './api.ts';
 import { customerModel } from './model.ts';

@@ -24,7 +24,7 @@ import { useNavigate } from 'react-router-dom';
 import { getStoredUser } from '../../auth/session.ts';
 import { fieldFor, listFields } from '../../resources/fields.tsx';
 import { fieldLabelKey } from '../../schema/labels.ts';
-import { resourceRoute } from '../../routes.tsx';
+import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { pageSizeFor } from '../../auth/session.ts';
 import { CustomerAvatar } from './CustomerAvatar.tsx';

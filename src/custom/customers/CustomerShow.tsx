@@ -17,7 +17,7 @@ import {
 } from 'react-admin';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { fieldFor } from '../../resources/fields.tsx';
-import { resourceRoute } from '../../routes.tsx';
+import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { EditableAvatar } from './CustomerAvatar.tsx';
 import { DocumentsTab } from './DocumentsTab.tsx';

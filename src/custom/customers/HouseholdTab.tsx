@@ -43,7 +43,7 @@ import { useNavigate } from 'react-router-dom';
 import { formatDate } from '../../i18n/format.ts';
 import { inputFor } from '../../resources/inputs.tsx';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
-import { resourceRoute } from '../../routes.tsx';
+import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { ApiCallError, apiJson, messageOf } from './api.ts';
 import { birthDateFirst, INPUT_GRID, memberModel, validatePerson } from './model.ts';

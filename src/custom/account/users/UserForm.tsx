@@ -23,7 +23,7 @@ import { cloneElement, type ReactElement } from 'react';
 import { getStoredUser } from '../../../auth/session.ts';
 import { inputFor } from '../../../resources/inputs.tsx';
 import { getModel } from '../../../resources/registry.ts';
-import { resourceRoute } from '../../../routes.tsx';
+import { resourceRoute } from '../../../shell/paths.ts';
 import { useArea } from '../../../shell/area.ts';
 import { accountApi } from '../api.ts';
 

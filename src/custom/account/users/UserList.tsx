@@ -27,7 +27,7 @@ import { pageSizeFor } from '../../../auth/session.ts';
 import { fieldFor, listFields } from '../../../resources/fields.tsx';
 import { filtersFor } from '../../../resources/inputs.tsx';
 import { getModel } from '../../../resources/registry.ts';
-import { resourceRoute } from '../../../routes.tsx';
+import { resourceRoute } from '../../../shell/paths.ts';
 import { useArea } from '../../../shell/area.ts';
 import { accountApi } from '../api.ts';
 
