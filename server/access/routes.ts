@@ -1,6 +1,9 @@
 /**
- * The route table and the rules every request passes besides its `config.access`
+ * Access control of every route, installed on the root instance before any feature registers
  * (docs/ARCHITECTURE.md §5):
+ * - fail closed: an /api route that does not declare `config.access` stops the server from starting;
+ * - every request's bearer token is resolved to `request.principal`, then `config.access` is
+ *   checked (401 without a valid session, 403 without the permission);
  * - every route is recorded as it is registered (`app.routeTable`), so tests can walk all of them
  *   (tests/api/access-matrix.test.ts);
  * - external users (a sub-broker's accounts) reach only the generic resource routes, where their
@@ -10,15 +13,23 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AccessRule } from '../../src/schema/vocabulary.ts';
-import { ApiError } from '../http/errors.ts';
+import { isAllowed } from '../auth/permissions.ts';
+import { resolveSession, type SessionPolicy, type SessionUser } from '../auth/sessions.ts';
+import { ApiError, forbidden } from '../http/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
+    /** Who may call the route; every /api route must say (checked at start-up). */
+    access?: AccessRule | 'public';
     /** External users (sub-broker accounts) may call this hand-written route. */
     external?: boolean;
   }
   interface FastifyInstance {
     routeTable: RouteInfo[];
+  }
+  interface FastifyRequest {
+    /** The signed-in user of the request's bearer token, when it is valid. */
+    principal?: SessionUser;
   }
 }
 
@@ -31,7 +42,36 @@ export interface RouteInfo {
   resource?: string;
 }
 
-export function accessControl(app: FastifyInstance): void {
+export function accessControl(app: FastifyInstance, options: { policy: SessionPolicy }): void {
+  app.decorateRequest('principal', undefined);
+
+  // Fail closed: an API route that does not declare who may call it stops the server from starting.
+  app.addHook('onRoute', (route) => {
+    if (
+      route.url.startsWith('/api/') &&
+      !route.url.startsWith('/api/docs') &&
+      !route.config?.access
+    ) {
+      throw new Error(`Route ${route.method} ${route.url} declares no config.access`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access;
+    if (!access) return;
+    const header = request.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+    if (token) request.principal = await resolveSession(app.db, token, options.policy);
+    if (access === 'public') return;
+    if (!request.principal) {
+      throw new ApiError(
+        401,
+        token ? 'Your session has expired. Please sign in again.' : 'Please sign in.',
+      );
+    }
+    if (!isAllowed(access, request.principal)) throw forbidden();
+  });
+
   const table: RouteInfo[] = [];
   const resources = new Set(app.models.map((model) => model.name));
   app.decorate('routeTable', table);
@@ -55,14 +95,14 @@ export function accessControl(app: FastifyInstance): void {
     for (const route of table) if (route.resource) crudUrls.add(`${route.method} ${route.url}`);
   });
 
-  // Runs after the hook that resolves the principal (registered before this one in app.ts).
+  // Runs after the hook that resolves the principal (registered above).
   app.addHook('onRequest', async (request) => {
     const principal = request.principal;
     const config = request.routeOptions.config;
     if (!principal?.subBrokerId || !config?.access || config.access === 'public') return;
     const key = `${request.method} ${request.routeOptions.url}`;
     if (request.method === 'DELETE' || !(config.external || crudUrls.has(key))) {
-      throw new ApiError(403, 'You do not have permission to do this.');
+      throw forbidden();
     }
   });
 }

@@ -1,39 +1,49 @@
 /**
  * The complete record scope of a resource for a principal: the generic visibility of the schema
- * markers (./visibility.ts) and the resource's own scope hook (server/hooks/index.ts). The generic
- * CRUD routes list, read, change and delete only inside it; tests use it to know what a principal
- * should see.
+ * markers (./visibility.ts) and the resource's own scope hook (`app.resourceHooks`, registered by
+ * the feature that owns the resource). The generic CRUD routes and the hand-written routes list,
+ * read, change and delete only inside it; tests use it to know what a principal should see.
  */
+import type { FastifyInstance } from 'fastify';
 import type { ResourceModel } from '../../src/schema/model.ts';
 import type { Principal } from '../auth/permissions.ts';
+import type { SessionUser } from '../auth/sessions.ts';
+import type { HookContext, ResourceHookRegistry, ScopeCondition } from '../crud/hooks.ts';
 import type { DB } from '../db/index.ts';
-import type { HookContext, ScopeCondition } from '../hooks.ts';
-import { RESOURCE_HOOKS } from '../hooks/index.ts';
 import { combineScopes, visibilityScope } from './visibility.ts';
 
-export function recordScope(context: HookContext): ScopeCondition {
+/** What a scope is computed from: the app (or anything holding the same three parts). */
+export type ScopeSource = Pick<FastifyInstance, 'db' | 'models' | 'resourceHooks'>;
+
+export function recordScope(hooks: ResourceHookRegistry, context: HookContext): ScopeCondition {
   return combineScopes(
     visibilityScope(context.model, context.models, context.principal),
-    RESOURCE_HOOKS[context.model.name]?.scope?.(context),
+    hooks.of(context.model.name).scope?.(context),
   );
 }
 
+const contextOf = (
+  source: ScopeSource,
+  model: ResourceModel,
+  principal: Principal | undefined,
+  db: DB,
+): HookContext => ({
+  db,
+  model,
+  models: source.models,
+  principal: principal as SessionUser | undefined,
+});
+
 /** Ids of the given records the principal may see (in the order given). */
 export async function visibleIds(
-  db: DB,
+  source: ScopeSource,
   model: ResourceModel,
-  models: ResourceModel[],
   principal: Principal,
   ids: number[],
 ): Promise<number[]> {
   if (ids.length === 0) return [];
-  const scope = recordScope({
-    db,
-    model,
-    models,
-    principal: principal as HookContext['principal'],
-  });
-  const rows = await db
+  const scope = recordScope(source.resourceHooks, contextOf(source, model, principal, source.db));
+  const rows = await source.db
     .selectFrom(model.table)
     .select('id')
     .where('id', 'in', ids)
@@ -45,18 +55,12 @@ export async function visibleIds(
 
 /** How many records of the model the principal may see. */
 export async function visibleCount(
-  db: DB,
+  source: ScopeSource,
   model: ResourceModel,
-  models: ResourceModel[],
   principal: Principal,
 ): Promise<number> {
-  const scope = recordScope({
-    db,
-    model,
-    models,
-    principal: principal as HookContext['principal'],
-  });
-  const row = await db
+  const scope = recordScope(source.resourceHooks, contextOf(source, model, principal, source.db));
+  const row = await source.db
     .selectFrom(model.table)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where(scope)

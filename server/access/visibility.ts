@@ -30,7 +30,7 @@ import type { FieldModel, ResourceModel } from '../../src/schema/model.ts';
 import type { Principal } from '../auth/permissions.ts';
 import { routeSetOf } from '../auth/permissions.ts';
 import type { DB, Row } from '../db/index.ts';
-import type { HookContext, ScopeCondition, WriteContext } from '../hooks.ts';
+import type { HookContext, ScopeCondition, WriteContext } from '../crud/hooks.ts';
 import { ApiError, validationError } from '../http/errors.ts';
 
 export type VisibilityMode = 'all' | 'owner' | 'sub-broker' | 'none';

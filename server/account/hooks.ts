@@ -12,9 +12,9 @@ import { audit } from '../auth/audit.ts';
 import { routeSetOf } from '../auth/permissions.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import type { DB, Row } from '../db/index.ts';
-import type { HookContext, ResourceHooks, ScopeCondition, WriteContext } from '../hooks.ts';
+import type { HookContext, ResourceHooks, ScopeCondition, WriteContext } from '../crud/hooks.ts';
 import { ApiError, validationError } from '../http/errors.ts';
-import { mailToUser } from '../mail/index.ts';
+import { mailToUser } from '../mail/mailer.ts';
 import { rightsBeyond, withinRights } from './rights.ts';
 import { createPasswordToken, publicUrl, TOKEN_HOURS } from './tokens.ts';
 

@@ -29,7 +29,7 @@ import { ROLES } from '../auth/permissions.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import type { DB, Row } from '../db/index.ts';
 import { ApiError, notFound, validationError } from '../http/errors.ts';
-import { mailToUser } from '../mail/index.ts';
+import { mailToUser } from '../mail/mailer.ts';
 import { sendInvitation } from './hooks.ts';
 import { loadPreferences, preferencesWire, savePreferences } from './preferences.ts';
 import { rightsBeyond, withinRights } from './rights.ts';

@@ -1,15 +1,14 @@
 /**
  * Visibility for the hand-written customer routes: the same rule as the generic CRUD routes
- * (server/access/visibility.ts plus the resource's own scope hook), so a record these routes
- * touch is exactly one the user could read through `GET /api/<resource>/:id`.
+ * (server/access/scope.ts: the schema markers plus the resource's own scope hook), so a record
+ * these routes touch is exactly one the user could read through `GET /api/<resource>/:id`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ResourceModel } from '../../src/schema/model.ts';
-import { combineScopes, visibilityScope } from '../access/visibility.ts';
+import { recordScope } from '../access/scope.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import type { DB, Row } from '../db/index.ts';
-import type { ScopeCondition } from '../hooks.ts';
-import { RESOURCE_HOOKS } from '../hooks/index.ts';
+import type { ScopeCondition } from '../crud/hooks.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 
 export function modelOf(app: FastifyInstance, name: string): ResourceModel {
@@ -26,8 +25,7 @@ export function scopeFor(
   db: DB = app.db,
 ): ScopeCondition {
   const model = modelOf(app, resource);
-  const own = RESOURCE_HOOKS[resource]?.scope?.({ db, model, models: app.models, principal });
-  return combineScopes(visibilityScope(model, app.models, principal), own);
+  return recordScope(app.resourceHooks, { db, model, models: app.models, principal });
 }
 
 /** The stored record, when it exists and the principal sees it. */

@@ -5,7 +5,7 @@
  * through `x-owner-via`; a consultant's new customers are assigned to the consultant). These hooks
  * add the rules of ./rules.ts and the clean-up of stored files.
  */
-import type { ResourceHooks } from '../hooks.ts';
+import type { ResourceHooks } from '../crud/hooks.ts';
 import { getStorage } from '../storage/index.ts';
 import { checkCustomer, hasErrors, merged, personErrors } from './rules.ts';
 

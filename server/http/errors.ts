@@ -23,6 +23,14 @@ export const validationError = (
 
 export const notFound = (what = 'Record') => new ApiError(404, `${what} not found.`);
 
+export const forbidden = (message = 'You do not have permission to do this.') =>
+  new ApiError(403, message);
+
+/** Throws a 422 when any field has an error (checks that collect errors before answering). */
+export function assertNoErrors(errors: Record<string, string[]>, message?: string): void {
+  if (Object.keys(errors).length > 0) throw validationError(errors, message);
+}
+
 export function installErrorHandler(app: FastifyInstance): void {
   // Bodies are JSON only: Fastify's built-in text/plain parser would hand a body sent with the
   // wrong content type to validation as a string (422 "_: must be object") instead of a 415.

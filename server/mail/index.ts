@@ -1,207 +1,31 @@
 /**
- * The one way the server sends mail (docs/ARCHITECTURE.md §5 Mail). Every mail is first written to
- * the `outbox` table, in the transaction of the change that causes it (a rolled-back change sends
- * nothing):
- * - without SMTP (demo mode, tests, or no SMTP_* configured) the mail stays there as 'stored', and
- *   admins read it in the app (GET /api/mail/outbox, manage-users) — so the whole reset flow can be
- *   followed end to end;
- * - with SMTP configured (SMTP_URL, or SMTP_HOST [SMTP_PORT, SMTP_USER, SMTP_PASSWORD,
- *   SMTP_SECURE]; sender MAIL_FROM) the table is a delivery queue: rows are claimed ('sending'),
- *   sent with nodemailer and marked 'sent' (the body is then dropped, so no reset link stays
- *   readable) or retried up to 5 times ('failed' after that). Several app servers can share it:
- *   claims skip locked rows. MAIL_TRANSPORT=outbox keeps mails in the outbox even with SMTP set.
+ * The mail feature: starts the delivery of the outbox (./mailer.ts) with the app and serves the
+ * outbox to user managers:
+ *   GET /api/mail/outbox?page&per_page&to&kind   newest first → { data, meta }
+ *   GET /api/mail/outbox/:id                     → { data }
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { DB, Row } from '../db/index.ts';
-import { ApiError } from '../http/errors.ts';
-import { type MailKind, renderMail } from './templates.ts';
-import { listMeta, listMetaSchema } from '../http/lists.ts';
-
-export interface OutgoingMail {
-  kind: MailKind;
-  to: string;
-  subject: string;
-  body: string;
-  userId?: number | null;
-}
-
-/** Sends one mail; throws when it could not be handed over. */
-export interface MailTransport {
-  send(mail: { from: string; to: string; subject: string; text: string }): Promise<void>;
-}
-
-export const MAX_ATTEMPTS = 5;
-
-/** Writes a mail to the outbox (pass the transaction of the change that causes it). */
-export async function enqueueMail(db: DB, mail: OutgoingMail, deliver: boolean): Promise<number> {
-  const row = await db
-    .insertInto('outbox')
-    .values({
-      kind: mail.kind,
-      to_address: mail.to,
-      subject: mail.subject,
-      body: mail.body,
-      user_id: mail.userId ?? null,
-      status: deliver ? 'pending' : 'stored',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
-}
-
-/** The mailer of the running app (set by mailRoutes); without one, mails stay in the outbox. */
-let active: Mailer | undefined;
-
-/**
- * Sends a mail: writes it to the outbox with `db` (the caller's transaction) and, with SMTP
- * configured, asks for delivery soon after.
- */
-export async function sendMail(db: DB, mail: OutgoingMail): Promise<number> {
-  const id = await enqueueMail(db, mail, Boolean(active?.transport));
-  active?.kick();
-  return id;
-}
-
-/** A template mail to a user, in the user's language. */
-export async function mailToUser(
-  db: DB,
-  kind: MailKind,
-  user: { id?: number | null; email: string; language?: string | null },
-  values: Record<string, string | number>,
-): Promise<void> {
-  const { subject, body } = renderMail(kind, user.language, values);
-  await sendMail(db, { kind, to: user.email, subject, body, userId: user.id ?? null });
-}
-
-export interface MailerOptions {
-  transport?: MailTransport;
-  from?: string;
-  /** Delivery pass interval while a transport is set (ms). */
-  intervalMs?: number;
-}
-
-export class Mailer {
-  readonly transport?: MailTransport;
-  readonly from: string;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
-
-  constructor(
-    private readonly db: DB,
-    options: MailerOptions = {},
-  ) {
-    this.transport = options.transport;
-    this.from = options.from ?? 'GS CRM <no-reply@gscrm.ch>';
-  }
-
-  get mode(): 'smtp' | 'outbox' {
-    return this.transport ? 'smtp' : 'outbox';
-  }
-
-  enqueue(db: DB, mail: OutgoingMail): Promise<number> {
-    return enqueueMail(db, mail, Boolean(this.transport));
-  }
-
-  /** Starts periodic delivery (no-op without a transport). */
-  start(intervalMs = 15_000): void {
-    if (!this.transport || this.timer) return;
-    this.timer = setInterval(() => void this.deliver().catch(() => undefined), intervalMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-  }
-
-  /** Soon after a request committed its mails. */
-  kick(): void {
-    if (!this.transport) return;
-    setTimeout(() => void this.deliver().catch(() => undefined), 50).unref();
-  }
-
-  /** One delivery pass; answers how many mails were sent. Passes do not overlap. */
-  deliver(): Promise<number> {
-    this.running ??= this.deliverPass().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
-  }
-
-  private async deliverPass(): Promise<number> {
-    const transport = this.transport;
-    if (!transport) return 0;
-    // Claim: pending rows, and rows left 'sending' by a server that stopped mid-way.
-    const claimed = await sql<Row>`
-      update outbox set status = 'sending', attempts = attempts + 1
-      where id in (
-        select id from outbox
-        where status = 'pending'
-           or (status = 'sending' and created_at < now() - interval '10 minutes')
-        order by id limit 20
-        for update skip locked)
-      returning id, to_address, subject, body, attempts`
-      .execute(this.db)
-      .then((result) => result.rows);
-    let sent = 0;
-    for (const row of claimed) {
-      try {
-        await transport.send({
-          from: this.from,
-          to: String(row.to_address),
-          subject: String(row.subject),
-          text: String(row.body ?? ''),
-        });
-        await this.db
-          .updateTable('outbox')
-          .set({ status: 'sent', sent_at: sql`now()`, body: null, error: null })
-          .where('id', '=', row.id as number)
-          .execute();
-        sent++;
-      } catch (error) {
-        const attempts = Number(row.attempts);
-        await this.db
-          .updateTable('outbox')
-          .set({
-            status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
-            error: String((error as Error).message ?? error).slice(0, 1000),
-          })
-          .where('id', '=', row.id as number)
-          .execute();
-      }
-    }
-    return sent;
-  }
-}
-
-/** The SMTP transport from the environment, or undefined (outbox only). */
-export async function transportFromEnv(
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<MailTransport | undefined> {
-  if (env.MAIL_TRANSPORT === 'outbox') return undefined;
-  if (!env.SMTP_URL && !env.SMTP_HOST) return undefined;
-  // Loaded only when SMTP is configured.
-  const { default: nodemailer } = await import('nodemailer');
-  const options = env.SMTP_URL ?? {
-    host: env.SMTP_HOST,
-    port: Number(env.SMTP_PORT ?? 587),
-    secure: env.SMTP_SECURE === '1' || env.SMTP_SECURE === 'true',
-    auth: env.SMTP_USER ? { user: env.SMTP_USER, pass: env.SMTP_PASSWORD ?? '' } : undefined,
-  };
-  const transporter = nodemailer.createTransport(options);
-  return {
-    async send(mail) {
-      await transporter.sendMail(mail);
-    },
-  };
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    mailer: Mailer;
-  }
-}
+import type { Row } from '../db/index.ts';
+import { notFound } from '../http/errors.ts';
+import {
+  dataSchema,
+  listMeta,
+  listMetaSchema,
+  listSchema,
+  offsetOf,
+  type PageQuery,
+  pageSchema,
+  perPageSchema,
+} from '../http/lists.ts';
+import { type IdParams, idParams } from '../http/params.ts';
+import {
+  activateMailer,
+  deactivateMailer,
+  Mailer,
+  type MailerOptions,
+  transportFromEnv,
+} from './mailer.ts';
 
 const outboxRow = {
   type: 'object',
@@ -220,12 +44,12 @@ const outboxRow = {
   },
 } as const;
 
-/**
- * Decorates `app.mailer` and serves the outbox to admins:
- *   GET /api/mail/outbox?page&per_page&to&kind   newest first → { data, meta }
- *   GET /api/mail/outbox/:id                     → { data }
- */
-export async function mailRoutes(app: FastifyInstance, options: MailerOptions = {}): Promise<void> {
+interface OutboxQuery extends PageQuery {
+  to?: string;
+  kind?: string;
+}
+
+export default async function mail(app: FastifyInstance, options: MailerOptions): Promise<void> {
   const transport = options.transport ?? (await transportFromEnv());
   const mailer = new Mailer(app.db, {
     ...options,
@@ -233,15 +57,14 @@ export async function mailRoutes(app: FastifyInstance, options: MailerOptions = 
     from: options.from ?? process.env.MAIL_FROM ?? undefined,
   });
   if (transport) app.log.info('Mail: SMTP delivery through the outbox queue.');
-  app.decorate('mailer', mailer);
-  active = mailer;
+  activateMailer(mailer);
   app.addHook('onReady', async () => mailer.start(options.intervalMs));
   app.addHook('onClose', async () => {
     mailer.stop();
-    if (active === mailer) active = undefined;
+    deactivateMailer(mailer);
   });
 
-  app.get(
+  app.get<{ Querystring: OutboxQuery }>(
     '/api/mail/outbox',
     {
       config: { access: 'manage-users' },
@@ -252,25 +75,19 @@ export async function mailRoutes(app: FastifyInstance, options: MailerOptions = 
           type: 'object',
           additionalProperties: false,
           properties: {
-            page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
-            per_page: { type: 'integer', minimum: 1, maximum: 200, default: 25 },
+            page: pageSchema(100_000),
+            per_page: perPageSchema(200, 25),
             to: { type: 'string', maxLength: 254 },
             kind: { type: 'string', maxLength: 50 },
           },
         },
         response: {
-          200: {
-            type: 'object',
-            properties: {
-              data: { type: 'array', items: outboxRow },
-              meta: listMetaSchema({ transport: { type: 'string' } }),
-            },
-          },
+          200: listSchema(outboxRow, listMetaSchema({ transport: { type: 'string' } })),
         },
       },
     },
     async (request) => {
-      const query = request.query as { page: number; per_page: number; to?: string; kind?: string };
+      const query = request.query;
       let base = app.db.selectFrom('outbox');
       if (query.to) base = base.where(sql`lower(to_address)`, '=', query.to.trim().toLowerCase());
       if (query.kind) base = base.where('kind', '=', query.kind);
@@ -279,7 +96,7 @@ export async function mailRoutes(app: FastifyInstance, options: MailerOptions = 
           .selectAll()
           .orderBy('id', 'desc')
           .limit(query.per_page)
-          .offset((query.page - 1) * query.per_page)
+          .offset(offsetOf(query))
           .execute(),
         base.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow(),
       ]);
@@ -291,30 +108,24 @@ export async function mailRoutes(app: FastifyInstance, options: MailerOptions = 
     },
   );
 
-  app.get(
+  app.get<{ Params: IdParams }>(
     '/api/mail/outbox/:id',
     {
       config: { access: 'manage-users' },
       schema: {
         tags: ['mail'],
         summary: 'One mail of the outbox.',
-        params: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['id'],
-          properties: { id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } },
-        },
-        response: { 200: { type: 'object', properties: { data: outboxRow } } },
+        params: idParams,
+        response: { 200: dataSchema(outboxRow) },
       },
     },
     async (request) => {
-      const { id } = request.params as { id: number };
       const row = await app.db
         .selectFrom('outbox')
         .selectAll()
-        .where('id', '=', id)
+        .where('id', '=', request.params.id)
         .executeTakeFirst();
-      if (!row) throw new ApiError(404, 'Mail not found.');
+      if (!row) throw notFound('Mail');
       return { data: serialise(row) };
     },
   );

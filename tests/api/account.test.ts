@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decrypt, offerKey, readOfferCredentials } from '../../server/account/secrets.ts';
 import { hashPassword } from '../../server/auth/password.ts';
-import { Mailer, transportFromEnv } from '../../server/mail/index.ts';
+import { Mailer, transportFromEnv } from '../../server/mail/mailer.ts';
 import { ADMIN, CONSULTANT, createTestApp, DEMO_PASSWORD, type TestApp } from './harness.ts';
 
 type Row = Record<string, unknown>;

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isAllowed, permissionsOf } from '../../server/auth/permissions.ts';
 import { visibleCount, visibleIds } from '../../server/access/scope.ts';
-import { MAX_PER_PAGE } from '../../server/crud.ts';
+import { MAX_PER_PAGE } from '../../server/crud/list.ts';
 import { loadResourceModels } from '../../server/schemas.ts';
 import type { FieldModel, JsonSchema, ResourceModel } from '../../src/schema/model.ts';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
@@ -199,7 +199,7 @@ describe.each(models.map((model) => [model.name, model] as const))('/api/%s', (_
   it('GET list answers data and meta; total counts the records in the admin’s scope', async () => {
     const answer = await list(model);
     // The table, less what the resource's scope keeps from admins (users: external accounts' rows).
-    const count = await visibleCount(t.database.db, model, models, await principalOf(ADMIN));
+    const count = await visibleCount(t.app, model, await principalOf(ADMIN));
     expect(answer.meta.total).toBe(count);
     expect(answer.data.length).toBe(Math.min(count, 25));
     expect(answer.meta).toEqual({
@@ -652,7 +652,7 @@ describe.each(models.map((model) => [model.name, model] as const))('/api/%s', (_
     // A record outside the consultant's scope (server/access) answers 404, as an unknown id does.
     const me = await principalOf(CONSULTANT);
     const seen = async (id: unknown, rule: typeof rules.read, ok: number) =>
-      (await visibleIds(t.database.db, model, models, me, [Number(id)])).length > 0
+      (await visibleIds(t.app, model, me, [Number(id)])).length > 0
         ? status(rule, ok)
         : status(rule, 404);
     expect((await t.request({ method: 'GET', url: base, as })).statusCode).toBe(

@@ -8,7 +8,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { seedDemo } from '../../server/demo/index.ts';
 import { buildApp } from '../../server/app.ts';
-import type { LoginThrottle } from '../../server/auth/routes.ts';
+import type { LoginThrottle } from '../../server/auth/index.ts';
 import type { SessionPolicy } from '../../server/auth/sessions.ts';
 import { type Database, openPglite, openPostgres } from '../../server/db/index.ts';
 import { migrate } from '../../server/db/migrate.ts';

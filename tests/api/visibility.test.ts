@@ -13,7 +13,7 @@ import {
   visibilityScope,
 } from '../../server/access/visibility.ts';
 import type { Principal } from '../../server/auth/permissions.ts';
-import type { WriteContext } from '../../server/hooks.ts';
+import type { WriteContext } from '../../server/crud/hooks.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { buildResourceModel, type JsonSchema, type ResourceModel } from '../../src/schema/model.ts';
 import { createTestApp, type TestApp } from './harness.ts';

@@ -1,5 +1,6 @@
 /**
- * POST /api/auth/login, POST /api/auth/logout, GET /api/auth/me (docs/ARCHITECTURE.md §API).
+ * The sign-in feature: POST /api/auth/login, POST /api/auth/logout, GET /api/auth/me
+ * (docs/ARCHITECTURE.md §3). Tokens are resolved for every request by server/access/routes.ts.
  * A wrong password, an unknown email, a disabled account and one outside its active date range all
  * get the same 401; only a correct password of a registration still waiting for approval is told so.
  */
@@ -66,13 +67,20 @@ export const publicUser = (user: SessionUser, preferences: Preferences) => ({
   preferences: preferencesWire(preferences),
 });
 
-export function authRoutes(
-  app: FastifyInstance,
-  options: { policy: SessionPolicy; throttle: LoginThrottle },
-): void {
+export interface AuthOptions {
+  policy: SessionPolicy;
+  throttle: LoginThrottle;
+}
+
+interface LoginBody {
+  email: string;
+  password: string;
+}
+
+export default async function auth(app: FastifyInstance, options: AuthOptions): Promise<void> {
   const { db } = app;
 
-  app.post(
+  app.post<{ Body: LoginBody }>(
     '/api/auth/login',
     {
       config: { access: 'public' },
@@ -98,7 +106,7 @@ export function authRoutes(
       },
     },
     async (request, reply) => {
-      const { email, password } = request.body as { email: string; password: string };
+      const { email, password } = request.body;
       const account = email.trim().toLowerCase();
       const ip = request.ip;
       const [counts] = await db

@@ -1,0 +1,84 @@
+/**
+ * Per-resource server rules that a schema cannot say: who sees which records (scope), rules across
+ * fields or against the database (validate), values the server sets (prepare), and work after a
+ * write (afterWrite, same transaction). The generic CRUD routes (./index.ts) call them.
+ *
+ * The feature that owns a resource registers its hooks from its own plugin
+ * (`app.resourceHooks.add('customers', customerHooks)` in server/customers/index.ts), so a new
+ * feature never edits a central list. The registry is sealed when the app is ready: hooks for a
+ * resource no schema declares (a typo would leave a scope unapplied) stop the start.
+ */
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { ResourceModel } from '../../src/schema/model.ts';
+import type { SessionUser } from '../auth/sessions.ts';
+import type { DB, Row } from '../db/index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Hooks of the resources, registered by the features that own them. */
+    resourceHooks: ResourceHookRegistry;
+  }
+}
+
+export interface HookContext {
+  db: DB;
+  model: ResourceModel;
+  models: ResourceModel[];
+  principal?: SessionUser;
+}
+
+export interface WriteContext extends HookContext {
+  mode: 'create' | 'update';
+  /** The stored record, on update. */
+  existing?: Row;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- dynamic tables are untyped in Kysely.
+export type ScopeCondition = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
+
+export interface ResourceHooks {
+  /** Limits the records the principal may list, read, change and delete; undefined: all. */
+  scope?(context: HookContext): ScopeCondition | undefined;
+  /** Rules across fields or against the database: field errors (answered with 422), or none. */
+  validate?(
+    body: Row,
+    context: WriteContext,
+  ): Promise<Record<string, string[]> | undefined> | Record<string, string[]> | undefined;
+  /** Column values the server sets or overrides before the write. */
+  prepare?(values: Row, context: WriteContext): Promise<Row> | Row;
+  /** After a successful write, in the same transaction. */
+  afterWrite?(
+    row: Row,
+    context: HookContext & { mode: 'create' | 'update' | 'delete'; existing?: Row },
+  ): Promise<void> | void;
+}
+
+const NO_HOOKS: ResourceHooks = Object.freeze({});
+
+/** The hooks of every resource of one app (`app.resourceHooks`). */
+export class ResourceHookRegistry {
+  private readonly byResource = new Map<string, ResourceHooks>();
+  private sealed = false;
+
+  /** Registers the hooks of a resource; one owner per resource. */
+  add(resource: string, hooks: ResourceHooks): void {
+    if (this.sealed) throw new Error(`Hooks of ${resource} registered after the app started`);
+    if (this.byResource.has(resource)) throw new Error(`Hooks of ${resource} registered twice`);
+    this.byResource.set(resource, hooks);
+  }
+
+  /** The hooks of a resource (none: an empty set). */
+  of(resource: string): ResourceHooks {
+    return this.byResource.get(resource) ?? NO_HOOKS;
+  }
+
+  /** At start-up: every hooked resource must be a model of the app; no registration after. */
+  seal(models: ResourceModel[]): void {
+    const names = new Set(models.map((model) => model.name));
+    const unknown = [...this.byResource.keys()].filter((resource) => !names.has(resource));
+    if (unknown.length > 0) {
+      throw new Error(`Resource hooks for resources without a schema: ${unknown.join(', ')}`);
+    }
+    this.sealed = true;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The write side of the generic CRUD routes: wire bodies to column values, reference checks,
+ * database errors turned into answers that name the field (422) or the records in the way (409).
+ */
+import { type SqlBool, sql } from 'kysely';
+import type { ResourceModel } from '../../src/schema/model.ts';
+import type { DB, Row } from '../db/index.ts';
+import { ApiError, validationError } from '../http/errors.ts';
+
+const JSON_KINDS = new Set(['references', 'enumArray', 'object', 'array']);
+
+/** Converts a validated wire body into column values: read-only fields dropped, JSON stringified. */
+export function toColumns(model: ResourceModel, body: Row): Row {
+  const values: Row = {};
+  for (const field of model.fields) {
+    if (field.readOnly || !(field.column in body)) continue;
+    const value = body[field.column];
+    values[field.column] =
+      JSON_KINDS.has(field.kind) && value !== null ? JSON.stringify(value) : value;
+  }
+  return values;
+}
+
+/** Every `x-reference` of the body must name existing records (422 naming the field). */
+export async function checkReferences(db: DB, model: ResourceModel, body: Row): Promise<void> {
+  const errors: Record<string, string[]> = {};
+  for (const field of model.fields) {
+    if (!field.reference || body[field.column] === undefined || body[field.column] === null)
+      continue;
+    const ids =
+      field.kind === 'references'
+        ? (body[field.column] as number[])
+        : [body[field.column] as number];
+    if (ids.length === 0) continue;
+    const found = await db
+      .selectFrom(field.reference.replace(/-/g, '_'))
+      .select('id')
+      .where('id', 'in', ids)
+      .execute();
+    const known = new Set(found.map((row) => Number(row.id)));
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length > 0)
+      errors[field.column] = [`refers to unknown ${field.reference}: ${missing.join(', ')}`];
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+}
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+  table?: string;
+}
+
+/** Maps constraint violations to answers that name the field. */
+export function translateDbError(model: ResourceModel, error: unknown): never {
+  const pgError = error as PgError;
+  const column = pgError.constraint?.replace(`${model.table}_`, '').replace(/_(key|fkey|idx)$/, '');
+  if (pgError.code === '23505') {
+    // An index on an expression (users_email_lower_key on lower(email)) names more than the column.
+    const field = model.fields
+      .filter((f) => column === f.column || column?.startsWith(`${f.column}_`))
+      .sort((a, b) => b.column.length - a.column.length)[0];
+    throw validationError({
+      [field?.column ?? column ?? '_']: ['is already used by another record'],
+    });
+  }
+  // 23503 foreign_key_violation, 23001 restrict_violation (ON DELETE RESTRICT)
+  if (pgError.code === '23503' || pgError.code === '23001') {
+    if (
+      pgError.table === model.table &&
+      column &&
+      model.fields.some((field) => field.column === column)
+    ) {
+      throw validationError({ [column]: ['refers to a record that does not exist'] });
+    }
+    const users =
+      pgError.table && pgError.table !== model.table
+        ? ` (${pgError.table.replace(/_/g, '-')})`
+        : '';
+    throw new ApiError(
+      409,
+      `This ${model.title.toLowerCase()} is still used by other records${users} and cannot be deleted.`,
+    );
+  }
+  throw error;
+}
+
+/**
+ * Lists of references (jsonb arrays, e.g. a company's products) have no foreign keys: a record that
+ * is still listed somewhere is refused like one a foreign key holds (409).
+ */
+export async function refuseIfListed(
+  db: DB,
+  models: ResourceModel[],
+  target: ResourceModel,
+  id: number,
+): Promise<void> {
+  for (const model of models) {
+    for (const field of model.fields) {
+      if (field.kind !== 'references' || field.reference !== target.name) continue;
+      const used = await db
+        .selectFrom(model.table)
+        .select('id')
+        .where(sql<SqlBool>`${sql.ref(field.column)} @> ${JSON.stringify([id])}::jsonb`)
+        .limit(1)
+        .executeTakeFirst();
+      if (used) {
+        throw new ApiError(
+          409,
+          `This ${target.title.toLowerCase()} is still used by other records (${model.name}) and cannot be deleted.`,
+        );
+      }
+    }
+  }
+}

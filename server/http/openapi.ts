@@ -1,0 +1,38 @@
+/**
+ * The OpenAPI document (`/api/docs/json`) and its UI (`/api/docs`), built by @fastify/swagger from
+ * the route schemas. Installed on the root before the features, so it sees every route.
+ */
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+
+export async function installOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'GS CRM API',
+        version: '0.1.0',
+        description:
+          'Provider API of GS CRM. Keys are snake_case; send `Authorization: Bearer <token>` from POST /api/auth/login.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: ({ schema, url }) => ({ schema: stripExtensions(schema) as typeof schema, url }),
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+}
+
+/** OpenAPI has no place for our x- keywords; keep them out of the published document. */
+function stripExtensions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripExtensions);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !key.startsWith('x-'))
+      .map(([key, child]) => [
+        key,
+        key === 'enum' || key === 'default' ? child : stripExtensions(child),
+      ]),
+  );
+}
