@@ -1,0 +1,256 @@
+/**
+ * Reading the texts (spec §7):
+ *   GET /api/localizations/languages                          → { data: [{ id, abbreviation }] }
+ *   GET /api/localizations/translations?page&language_id&search[&per_page]
+ *       → { data: [{ id, translation_key_id, translation_key, language_id, text }], meta }
+ *   GET /api/localizations/translations/all?page&search[&per_page&missing&missing_language_id]
+ *       → { data: [{ id, translation_key, translations: [{ language_id, text, … }] }], meta }
+ * The first two are public, so the login page is translated before sign-in (texts are not
+ * secret); the list with the editing metadata needs `manage-translation-keys`.
+ */
+import type { FastifyInstance } from 'fastify';
+import { type Expression, type SqlBool, sql } from 'kysely';
+import { validationError } from '../http/errors.ts';
+import {
+  escapeLike,
+  listMeta,
+  listSchema,
+  offsetOf,
+  type PageQuery,
+  pageSchema,
+  perPageSchema,
+} from '../http/lists.ts';
+import {
+  BASE,
+  entriesOf,
+  entrySchema,
+  languageIdSchema,
+  languageIdsOf,
+  searchSchema,
+  TAGS,
+} from './entries.ts';
+
+interface TranslationsQuery extends PageQuery {
+  language_id: number;
+  search?: string;
+}
+
+interface AllQuery extends PageQuery {
+  search?: string;
+  missing?: boolean;
+  missing_language_id?: number;
+}
+
+export async function translationRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app;
+
+  app.get(
+    `${BASE}/languages`,
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: TAGS,
+        summary: 'The languages of the interface (de, en, fr, it).',
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              data: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: { id: { type: 'integer' }, abbreviation: { type: 'string' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    async () => {
+      const rows = await db
+        .selectFrom('languages')
+        .select(['id', 'abbreviation'])
+        .orderBy('id')
+        .execute();
+      return { data: rows };
+    },
+  );
+
+  app.get<{ Querystring: TranslationsQuery }>(
+    `${BASE}/translations`,
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: TAGS,
+        summary: 'The translations of one language, paged and searchable (key or text).',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['language_id'],
+          properties: {
+            page: pageSchema(),
+            per_page: perPageSchema(2000, 100),
+            language_id: languageIdSchema,
+            search: searchSchema,
+          },
+        },
+        response: {
+          200: listSchema({
+            type: 'object',
+            properties: {
+              id: { type: 'integer' },
+              translation_key_id: { type: 'integer' },
+              translation_key: { type: 'string' },
+              language_id: { type: 'integer' },
+              text: { type: 'string' },
+            },
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const language = await db
+        .selectFrom('languages')
+        .select('id')
+        .where('id', '=', query.language_id)
+        .executeTakeFirst();
+      if (!language) {
+        throw validationError(
+          { language_id: [`is not a known language: ${query.language_id}`] },
+          'Unknown language.',
+        );
+      }
+      const term = query.search?.trim();
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped tables.
+      const where = (eb: any): Expression<SqlBool> => {
+        const conditions = [eb('t.language_id', '=', query.language_id)];
+        if (term) {
+          const pattern = `%${escapeLike(term)}%`;
+          conditions.push(eb.or([eb('k.key', 'ilike', pattern), eb('t.text', 'ilike', pattern)]));
+        }
+        return eb.and(conditions);
+      };
+      const [rows, count] = await Promise.all([
+        db
+          .selectFrom('translations as t')
+          .innerJoin('translation_keys as k', 'k.id', 't.translation_key_id')
+          .select([
+            't.id',
+            't.translation_key_id',
+            'k.key as translation_key',
+            't.language_id',
+            't.text',
+          ])
+          .where(where)
+          .orderBy('k.key')
+          .limit(query.per_page)
+          .offset(offsetOf(query))
+          .execute(),
+        db
+          .selectFrom('translations as t')
+          .innerJoin('translation_keys as k', 'k.id', 't.translation_key_id')
+          .select(sql<number>`count(*)`.as('total'))
+          .where(where)
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { data: rows, meta: listMeta(query.page, query.per_page, Number(count.total)) };
+    },
+  );
+
+  app.get<{ Querystring: AllQuery }>(
+    `${BASE}/translations/all`,
+    {
+      config: { access: 'manage-translation-keys' },
+      schema: {
+        tags: TAGS,
+        summary:
+          'Translation keys with the texts of every language, paged and searchable; `missing=true` keeps keys that lack a text (in `missing_language_id`, or in any language).',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            page: pageSchema(),
+            per_page: perPageSchema(200, 25),
+            search: searchSchema,
+            missing: { type: 'boolean' },
+            missing_language_id: languageIdSchema,
+          },
+        },
+        response: { 200: listSchema(entrySchema) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const languageIds = await languageIdsOf(db);
+      if (
+        query.missing_language_id !== undefined &&
+        !languageIds.includes(query.missing_language_id)
+      ) {
+        throw validationError(
+          { missing_language_id: [`is not a known language: ${query.missing_language_id}`] },
+          'Unknown language.',
+        );
+      }
+      const term = query.search?.trim();
+      const missingIn =
+        query.missing_language_id !== undefined
+          ? [query.missing_language_id]
+          : query.missing
+            ? languageIds
+            : [];
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped tables.
+      const where = (eb: any): Expression<SqlBool> => {
+        const conditions: Expression<SqlBool>[] = [];
+        if (term) {
+          const pattern = `%${escapeLike(term)}%`;
+          conditions.push(
+            eb.or([
+              eb('k.key', 'ilike', pattern),
+              eb.exists(
+                eb
+                  .selectFrom('translations as s')
+                  .select('s.id')
+                  .whereRef('s.translation_key_id', '=', 'k.id')
+                  .where('s.text', 'ilike', pattern),
+              ),
+            ]),
+          );
+        }
+        if (missingIn.length > 0) {
+          conditions.push(
+            sql<SqlBool>`exists (
+              select 1 from languages l
+              where l.id in (${sql.join(missingIn)})
+                and not exists (
+                  select 1 from translations m
+                  where m.translation_key_id = k.id and m.language_id = l.id and m.text <> ''
+                )
+            )`,
+          );
+        }
+        return eb.and(conditions);
+      };
+      const [keys, count] = await Promise.all([
+        db
+          .selectFrom('translation_keys as k')
+          .select(['k.id', 'k.key'])
+          .where(where)
+          .orderBy('k.key')
+          .limit(query.per_page)
+          .offset(offsetOf(query))
+          .execute(),
+        db
+          .selectFrom('translation_keys as k')
+          .select(sql<number>`count(*)`.as('total'))
+          .where(where)
+          .executeTakeFirstOrThrow(),
+      ]);
+      return {
+        data: await entriesOf(db, keys as { id: number; key: string }[], languageIds),
+        meta: listMeta(query.page, query.per_page, Number(count.total)),
+      };
+    },
+  );
+}
