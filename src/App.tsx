@@ -10,6 +10,7 @@ import { createAuthProvider } from './auth/authProvider.ts';
 import { getToken } from './auth/session.ts';
 import ComingSoon from './custom/ComingSoon.tsx';
 import { NotFoundPage, RootRedirect } from './custom/PublicPages.tsx';
+import { api } from './dataProvider/apiClient.ts';
 import { createDataProvider } from './dataProvider/index.ts';
 import { setActiveI18n } from './i18n/active.ts';
 import { createI18nProvider } from './i18n/index.ts';
@@ -63,10 +64,9 @@ function StartupError({ onRetry }: { onRetry: () => void }) {
 }
 
 async function fetchAppEnv(): Promise<AppEnv> {
-  const response = await fetch('/api/config');
-  if (!response.ok) throw new Error(`GET /api/config: ${response.status}`);
-  const body = (await response.json()) as { app_env?: unknown };
-  return isAppEnv(body.app_env) ? body.app_env : 'production';
+  // Public and asked before anything else: no token (an expired one must not stop the start).
+  const body = await api.json<{ appEnv?: unknown }>('GET', 'config', { auth: false });
+  return isAppEnv(body.appEnv) ? body.appEnv : 'production';
 }
 
 function PublicPages({ i18nProvider }: { i18nProvider: I18nProvider }) {

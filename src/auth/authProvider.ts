@@ -1,10 +1,10 @@
 /**
- * react-admin auth provider for POST /api/auth/login, /logout and GET /api/auth/me.
- * `canAccess` mirrors the server's rules (schema x-permissions + the user's permissions) so the UI
- * only hides what the server would refuse anyway.
+ * react-admin auth provider for POST /api/auth/login, /logout and GET /api/auth/me (through the web
+ * app's one API client). `canAccess` mirrors the server's rules (schema x-permissions + the user's
+ * permissions) so the UI only hides what the server would refuse anyway.
  */
 import { type AuthProvider, HttpError } from 'react-admin';
-import { toCamelDeep } from '../schema/case.ts';
+import { api, statusOf } from '../dataProvider/apiClient.ts';
 import { getModel } from '../resources/registry.ts';
 import type { AccessRule } from '../schema/vocabulary.ts';
 import {
@@ -32,35 +32,18 @@ export function isRuleMet(rule: AccessRule | undefined, user: StoredUser | null)
   return user.permissions.includes(rule);
 }
 
-async function call(path: string, init: RequestInit = {}): Promise<Response> {
-  const token = getToken();
-  const headers = new Headers(init.headers);
-  if (init.body) headers.set('content-type', 'application/json');
-  if (token) headers.set('authorization', `Bearer ${token}`);
-  return fetch(`/api/auth/${path}`, { ...init, headers });
-}
-
 export function createAuthProvider(): AuthProvider {
   return {
     async login({ email, password }: { email: string; password: string }) {
-      const response = await call('login', {
-        method: 'POST',
-        body: JSON.stringify({ email, password }),
+      const answer = await api.json<{ token?: string; user?: StoredUser }>('POST', 'auth/login', {
+        body: { email, password },
       });
-      const body = (await response.json().catch(() => ({}))) as {
-        message?: string;
-        token?: string;
-        user?: unknown;
-      };
-      if (!response.ok || !body.token || !body.user) {
-        throw new HttpError(body.message ?? 'app.login.failed', response.status, body);
-      }
-      const user = toCamelDeep(body.user) as StoredUser;
-      storeSession(body.token, user);
-      return { redirectTo: homeOf(user) };
+      if (!answer.token || !answer.user) throw new HttpError('app.login.failed', 200, answer);
+      storeSession(answer.token, answer.user);
+      return { redirectTo: homeOf(answer.user) };
     },
     async logout() {
-      if (getToken()) await call('logout', { method: 'POST' }).catch(() => undefined);
+      if (getToken()) await api.json('POST', 'auth/logout').catch(() => undefined);
       clearSession();
       return '/login';
     },
@@ -74,13 +57,14 @@ export function createAuthProvider(): AuthProvider {
       }
     },
     async getIdentity() {
-      const response = await call('me');
-      if (response.status === 401) {
+      let user: StoredUser;
+      try {
+        user = (await api.json<{ data: StoredUser }>('GET', 'auth/me')).data;
+      } catch (error) {
+        if (statusOf(error) !== 401) throw error;
         clearSession();
         throw new HttpError('app.session.expired', 401);
       }
-      const { data } = (await response.json()) as { data: unknown };
-      const user = toCamelDeep(data) as StoredUser;
       const token = getToken();
       if (token) storeSession(token, user);
       return { ...user, fullName: `${user.firstName} ${user.lastName}` };

@@ -1,9 +1,11 @@
 /**
- * The HTTP layer under the data provider: the client type (react-admin's `fetchUtils.fetchJson`
- * shape), where the token comes from, and how failures become react-admin `HttpError`s.
+ * The HTTP layer under the API client (./apiClient.ts) and so under the data provider: the
+ * transport type (react-admin's `fetchUtils.fetchJson` shape), where the token comes from, how
+ * failures become react-admin `HttpError`s — the one error type of the web app — and how screens
+ * read them (message, status, field errors).
  */
 import { fetchUtils, HttpError } from 'react-admin';
-import { snakePathToCamel } from '../schema/case.ts';
+import { isPlainObject, snakePathToCamel } from '../schema/case.ts';
 
 export interface HttpResponse {
   status: number;
@@ -95,10 +97,11 @@ function isHttpErrorLike(error: unknown): error is HttpErrorLike {
 }
 
 /**
- * What the data provider throws for a failed request:
+ * What the API client throws for a failed request:
  * - an abort is passed on unchanged (react-query recognises it);
  * - 422: `HttpError(message, 422, { errors: FieldErrors })`, so react-admin shows each message
- *   beside its input (a record-level error goes to `root.serverError`);
+ *   beside its input (a record-level error goes to `root.serverError`); other keys of the answer
+ *   besides `message` (e.g. the import's `row_errors`) are kept beside `errors`;
  * - other statuses: `HttpError(body.message || statusText, status, body)`;
  * - no answer at all: `HttpError('Cannot reach the server …', 0, null)`.
  */
@@ -108,8 +111,11 @@ export function toProviderError(error: unknown, method: string, url: string): un
     const body = error.body ?? null;
     const message = bodyMessage(body) ?? error.message;
     if (error.status === 422) {
-      const errors = toFieldErrors((body as { errors?: unknown } | null)?.errors);
-      return new HttpError(message || 'The data is not valid.', 422, { errors });
+      const { message: _message, errors, ...rest } = isPlainObject(body) ? body : {};
+      return new HttpError(message || 'The data is not valid.', 422, {
+        ...rest,
+        errors: toFieldErrors(errors),
+      });
     }
     if (error instanceof HttpError && error.message === message && error.body === body) {
       return error;
@@ -125,3 +131,35 @@ export function toProviderError(error: unknown, method: string, url: string): un
   networkError.cause = error;
   return networkError;
 }
+
+/** The status of a failed call; 0 when the server could not be reached (or it is no HttpError). */
+export const statusOf = (error: unknown): number => (error instanceof HttpError ? error.status : 0);
+
+/**
+ * The server's message of a failed call, for a notification; `fallback` (a translation key) when
+ * the server could not be reached or said nothing.
+ */
+export function messageOf(error: unknown, fallback = 'ra.notification.http_error'): string {
+  if (!(error instanceof HttpError) || error.status === 0) return fallback;
+  return error.message || fallback;
+}
+
+/**
+ * The field errors of a failed call, `{ "<camelCase.path>": "message" }`: a 422's as mapped above,
+ * another status's (e.g. a refused upload's `file`) mapped the same way.
+ */
+export function fieldErrorsOf(error: unknown): FieldErrors {
+  if (!(error instanceof HttpError)) return {};
+  const errors = (error.body as { errors?: unknown } | null)?.errors;
+  return error.status === 422 && isPlainObject(errors)
+    ? (errors as FieldErrors)
+    : toFieldErrors(errors);
+}
+
+/** The server's message for one field (camelCase path) of a failed call, or undefined. */
+export const fieldErrorOf = (error: unknown, source: string): string | undefined =>
+  fieldErrorsOf(error)[source];
+
+/** The field errors as lines `<field>: <message>`, for an alert that lists them. */
+export const errorDetails = (error: unknown): string[] =>
+  Object.entries(fieldErrorsOf(error)).map(([source, message]) => `${source}: ${message}`);

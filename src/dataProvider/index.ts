@@ -24,8 +24,8 @@
  * '' (also inside arrays, and empty arrays) are dropped; booleans are 'true'/'false'; dates are
  * ISO strings; a nested object becomes dotted keys (`{ address: { city } }` -> `address.city`).
  *
- * Auth: `Authorization: Bearer <token>` when `getToken()` (default: localStorage 'token') gives
- * one.
+ * Transport: the web app's one API client (./apiClient.ts). Auth: `Authorization: Bearer <token>`
+ * when `getToken()` (default: localStorage 'token') gives one.
  *
  * Errors: 422 `{ message, errors: { "email_to.email": ["…"] } }` becomes
  * `HttpError(message, 422, { errors: { "emailTo.email": "…" } })`, which react-admin 5 shows
@@ -36,13 +36,7 @@
  */
 import type { DataProvider, Identifier, RaRecord } from 'react-admin';
 import { camelPathToSnake, isPlainObject, toCamelDeep, toSnakeDeep } from '../schema/case.ts';
-import {
-  defaultHttpClient,
-  type HttpClient,
-  type HttpRequestOptions,
-  readStoredToken,
-  toProviderError,
-} from './httpClient.ts';
+import { type ApiClientOptions, createApiClient } from './apiClient.ts';
 
 export {
   camelPathToSnake,
@@ -60,14 +54,8 @@ export {
   toFieldErrors,
 } from './httpClient.ts';
 
-export interface DataProviderOptions {
-  /** Base URL of the API, without trailing slash needed. Default '/api'. */
-  apiUrl?: string;
-  /** Default: react-admin's `fetchUtils.fetchJson`. */
-  httpClient?: HttpClient;
-  /** Default: the `token` item of localStorage. */
-  getToken?: () => string | null | undefined;
-}
+/** Base URL (default '/api'), transport (default `fetchUtils.fetchJson`) and token source. */
+export type DataProviderOptions = ApiClientOptions;
 
 /** Keys of `update` bodies that the server owns; not sent. */
 const READ_ONLY_KEYS = ['id', 'createdAt', 'updatedAt'];
@@ -144,39 +132,25 @@ export function listQuery(params: {
 }
 
 export function createDataProvider(options: DataProviderOptions = {}): DataProvider {
-  const apiUrl = (options.apiUrl ?? '/api').replace(/\/+$/, '');
-  const httpClient = options.httpClient ?? defaultHttpClient;
-  const getToken = options.getToken ?? readStoredToken;
+  const client = createApiClient(options);
 
-  const resourceUrl = (resource: string, id?: Identifier, query?: URLSearchParams): string => {
-    let url = `${apiUrl}/${resource}`;
-    if (id !== undefined) url += `/${encodeURIComponent(String(id))}`;
+  const resourcePath = (resource: string, id?: Identifier, query?: URLSearchParams): string => {
+    let path = resource;
+    if (id !== undefined) path += `/${encodeURIComponent(String(id))}`;
     const search = query?.toString();
-    return search ? `${url}?${search}` : url;
+    return search ? `${path}?${search}` : path;
   };
 
-  /** Sends one request; resolves with the parsed JSON answer, rejects with a provider error. */
-  const send = async (
+  /** Sends one request; resolves with the parsed JSON answer, rejects with an HttpError. */
+  const send = (
     method: Method,
-    url: string,
+    path: string,
     extra: { body?: unknown; signal?: AbortSignal } = {},
-  ): Promise<unknown> => {
-    const headers = new Headers({ Accept: 'application/json' });
-    const token = getToken();
-    if (token) headers.set('Authorization', `Bearer ${token}`);
-    const init: HttpRequestOptions = { method, headers };
-    if (extra.body !== undefined) {
-      headers.set('Content-Type', 'application/json');
-      init.body = JSON.stringify(toSnakeDeep(extra.body));
-    }
-    if (extra.signal) init.signal = extra.signal;
-    try {
-      const response = await httpClient(url, init);
-      return response.json;
-    } catch (error) {
-      throw toProviderError(error, method, url);
-    }
-  };
+  ): Promise<unknown> =>
+    client.request(method, path, {
+      body: extra.body === undefined ? undefined : toSnakeDeep(extra.body),
+      signal: extra.signal,
+    });
 
   const missing = (what: string, call: string, resource: string, expected: string): Error =>
     new Error(
@@ -209,7 +183,7 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
       resource: string,
       params: Parameters<DataProvider['getList']>[1],
     ) => {
-      const url = resourceUrl(resource, undefined, listQuery(params));
+      const url = resourcePath(resource, undefined, listQuery(params));
       const json = await send('GET', url, { signal: params.signal });
       const { data, total } = listOf(json, 'getList', resource);
       return { data: data as RecordType[], total };
@@ -219,7 +193,7 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
       resource: string,
       params: Parameters<DataProvider['getOne']>[1],
     ) => {
-      const json = await send('GET', resourceUrl(resource, params.id), { signal: params.signal });
+      const json = await send('GET', resourcePath(resource, params.id), { signal: params.signal });
       return { data: recordOf(json, 'getOne', resource) as RecordType };
     },
 
@@ -231,7 +205,7 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
       const query = new URLSearchParams();
       for (const id of params.ids) query.append('id', String(id));
       query.set('per_page', String(params.ids.length));
-      const json = await send('GET', resourceUrl(resource, undefined, query), {
+      const json = await send('GET', resourcePath(resource, undefined, query), {
         signal: params.signal,
       });
       return { data: listOf(json, 'getMany', resource).data as RecordType[] };
@@ -243,7 +217,7 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
     ) => {
       const query = listQuery(params);
       query.set(camelPathToSnake(params.target), String(params.id));
-      const json = await send('GET', resourceUrl(resource, undefined, query), {
+      const json = await send('GET', resourcePath(resource, undefined, query), {
         signal: params.signal,
       });
       const { data, total } = listOf(json, 'getManyReference', resource);
@@ -254,7 +228,7 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
       resource: string,
       params: Parameters<DataProvider['create']>[1],
     ) => {
-      const json = await send('POST', resourceUrl(resource), { body: params.data ?? {} });
+      const json = await send('POST', resourcePath(resource), { body: params.data ?? {} });
       return { data: recordOf(json, 'create', resource) as ResultRecordType };
     },
 
@@ -263,7 +237,7 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
       params: Parameters<DataProvider['update']>[1],
     ) => {
       const body = withoutKeys(params.data, READ_ONLY_KEYS);
-      const json = await send('PUT', resourceUrl(resource, params.id), { body });
+      const json = await send('PUT', resourcePath(resource, params.id), { body });
       return { data: recordOf(json, 'update', resource) as RecordType };
     },
 
@@ -271,7 +245,7 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
       const body = withoutKeys(params.data, READ_ONLY_KEYS);
       await Promise.all(
         params.ids.map(async (id) => {
-          const json = await send('PATCH', resourceUrl(resource, id), { body });
+          const json = await send('PATCH', resourcePath(resource, id), { body });
           recordOf(json, 'updateMany', resource);
         }),
       );
@@ -282,14 +256,14 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
       resource: string,
       params: Parameters<DataProvider['delete']>[1],
     ) => {
-      const json = await send('DELETE', resourceUrl(resource, params.id));
+      const json = await send('DELETE', resourcePath(resource, params.id));
       return { data: recordOf(json, 'delete', resource) as RecordType };
     },
 
     deleteMany: async (resource: string, params: Parameters<DataProvider['deleteMany']>[1]) => {
       await Promise.all(
         params.ids.map(async (id) => {
-          const json = await send('DELETE', resourceUrl(resource, id));
+          const json = await send('DELETE', resourcePath(resource, id));
           recordOf(json, 'deleteMany', resource);
         }),
       );

@@ -1,13 +1,12 @@
 /**
- * Client of the localization API (spec §7 "Translation service"; server/i18n/routes.ts): JSON,
- * the bearer token when there is one, answers' keys converted to camelCase, bodies' keys to
- * snake_case, and no timeout. Failures are react-admin `HttpError`s (a 422 carries
- * `{ errors: { "translations.0.text": "…" } }`, camelCased paths) from the data provider's mapping.
+ * Client of the localization API (spec §7 "Translation service"; server/i18n/routes.ts), on the web
+ * app's one API client: JSON, the bearer token when there is one, answers' keys converted to
+ * camelCase, bodies' keys to snake_case, and no timeout. Failures are react-admin `HttpError`s (a
+ * 422 carries `{ errors: { "translations.0.text": "…" } }`, camelCased paths).
  */
-import { toCamelDeep, toSnakeDeep } from '../schema/case.ts';
-import { readStoredToken, toProviderError } from '../dataProvider/httpClient.ts';
+import { type ApiClient, api } from '../dataProvider/apiClient.ts';
 
-export const LOCALIZATIONS_URL = '/api/localizations';
+export const LOCALIZATIONS_PATH = 'localizations';
 
 export interface Language {
   id: number;
@@ -61,13 +60,9 @@ export interface MissingReport {
   lastSeenAt: string;
 }
 
-type Fetch = typeof fetch;
-
 export interface LocalizationClientOptions {
-  /** Default: the global fetch. */
-  fetch?: Fetch;
-  /** Default: the token saved at login. */
-  getToken?: () => string | null;
+  /** Default: the web app's API client. */
+  api?: ApiClient;
 }
 
 function queryString(params: Record<string, unknown>): string {
@@ -81,41 +76,9 @@ function queryString(params: Record<string, unknown>): string {
 }
 
 export function createLocalizationClient(options: LocalizationClientOptions = {}) {
-  const getToken = options.getToken ?? readStoredToken;
-
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const url = `${LOCALIZATIONS_URL}${path}`;
-    const headers = new Headers({ Accept: 'application/json' });
-    const token = getToken();
-    if (token) headers.set('Authorization', `Bearer ${token}`);
-    if (body !== undefined) headers.set('Content-Type', 'application/json');
-    const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-    let response: Response;
-    try {
-      response = await doFetch(url, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(toSnakeDeep(body)),
-      });
-    } catch (error) {
-      throw toProviderError(error, method, url);
-    }
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    if (!response.ok) {
-      const failure = Object.assign(new Error(response.statusText || `HTTP ${response.status}`), {
-        status: response.status,
-        body: json ?? null,
-      });
-      throw toProviderError(failure, method, url);
-    }
-    return toCamelDeep(json) as T;
-  }
+  const client = options.api ?? api;
+  const call = <T>(method: string, path: string, body?: unknown): Promise<T> =>
+    client.json<T>(method, `${LOCALIZATIONS_PATH}${path}`, { body });
 
   return {
     /** GET localizations/languages */

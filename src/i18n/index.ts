@@ -17,6 +17,7 @@
 import { createInstance, type i18n as I18next, type Resource } from 'i18next';
 import { getI18nProvider } from 'ra-i18n-i18next';
 import type { I18nProvider } from 'react-admin';
+import { api } from '../dataProvider/apiClient.ts';
 import { readStoredToken } from '../dataProvider/httpClient.ts';
 import {
   createLocalizationClient,
@@ -166,18 +167,9 @@ export const activeLocalization = (): Localization | undefined => current;
 
 /** Saves the choice in the signed-in user's preferences (the settings API); never fails. */
 async function savePreference(language: string): Promise<void> {
-  const token = readStoredToken();
-  if (!token) return;
+  if (!readStoredToken()) return;
   try {
-    await fetch('/api/account/settings', {
-      method: 'PUT',
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'application/json',
-        Authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify({ language }),
-    });
+    await api.json('PUT', 'account/settings', { body: { language } });
   } catch {
     // The local choice stays; the preference is saved the next time.
   }

@@ -9,12 +9,13 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import type { AuthProvider, DataProvider, I18nProvider, RaRecord } from 'react-admin';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { JsonSchema } from '../schema/model.ts';
 import { AreaApp } from '../shell/AreaApp.tsx';
 import { isDeclared } from '../shell/paths.ts';
 import { navigationOf } from './navigation.ts';
 
-const { GIZMOS } = vi.hoisted(() => ({
-  GIZMOS: {
+const { GIZMOS } = vi.hoisted(() => {
+  const GIZMOS: JsonSchema = {
     $id: 'gizmos',
     title: 'Gizmo',
     type: 'object',
@@ -28,8 +29,9 @@ const { GIZMOS } = vi.hoisted(() => ({
     'x-resource': { recordRepresentation: 'name' },
     required: ['name'],
     properties: { name: { type: 'string', maxLength: 100, 'x-list': true } },
-  },
-}));
+  };
+  return { GIZMOS };
+});
 
 // The app's schemas are replaced by the throwaway one: the views find it like any other.
 vi.mock('./registry.ts', async () => {

@@ -8,7 +8,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { Navigate, useSearchParams } from 'react-router-dom';
 import { getStoredUser, getToken } from '../../auth/session.ts';
-import { AccountApiError, accountApi, fieldError } from './api.ts';
+import { api, fieldErrorOf, fieldErrorsOf, statusOf } from '../../dataProvider/apiClient.ts';
 import { PasswordFields, passwordAcceptable } from './PasswordFields.tsx';
 import { PublicCard } from './PublicCard.tsx';
 
@@ -39,10 +39,8 @@ export default function ChangePasswordPage() {
     setState('busy');
     setError(null);
     try {
-      await accountApi('POST', 'account/reset-password', {
-        token,
-        new_password: password,
-        confirm_password: confirm,
+      await api.json('POST', 'account/reset-password', {
+        body: { token, newPassword: password, confirmPassword: confirm },
       });
       setState('done');
     } catch (caught) {
@@ -63,10 +61,10 @@ export default function ChangePasswordPage() {
       </PublicCard>
     );
   }
-  const tokenRefused = Boolean(fieldError(error, 'token'));
+  const tokenRefused = Boolean(fieldErrorOf(error, 'token'));
   const other =
-    error instanceof AccountApiError && Object.keys(error.errors).length === 0
-      ? error.status === 429
+    error && Object.keys(fieldErrorsOf(error)).length === 0
+      ? statusOf(error) === 429
         ? 'app.account.tooMany'
         : 'app.login.unavailable'
       : null;
@@ -86,8 +84,8 @@ export default function ChangePasswordPage() {
         confirm={confirm}
         onPassword={setPassword}
         onConfirm={setConfirm}
-        passwordError={fieldError(error, 'new_password')}
-        confirmError={fieldError(error, 'confirm_password')}
+        passwordError={fieldErrorOf(error, 'newPassword')}
+        confirmError={fieldErrorOf(error, 'confirmPassword')}
         autoFocus
       />
       <Button

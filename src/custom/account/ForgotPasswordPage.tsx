@@ -2,7 +2,7 @@
 import { Alert, Button, CircularProgress, TextField } from '@mui/material';
 import { type FormEvent, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { AccountApiError, accountApi } from './api.ts';
+import { api, statusOf } from '../../dataProvider/apiClient.ts';
 import { PublicCard } from './PublicCard.tsx';
 
 export default function ForgotPasswordPage() {
@@ -14,10 +14,10 @@ export default function ForgotPasswordPage() {
     event.preventDefault();
     setState('busy');
     try {
-      await accountApi('POST', 'account/forgot-password', { email: email.trim() });
+      await api.json('POST', 'account/forgot-password', { body: { email: email.trim() } });
       setState('sent');
     } catch (caught) {
-      setState(caught instanceof AccountApiError && caught.status === 429 ? 'tooMany' : 'failed');
+      setState(statusOf(caught) === 429 ? 'tooMany' : 'failed');
     }
   };
 

@@ -23,17 +23,17 @@ import {
 } from '@mui/material';
 import { Fragment, useEffect, useState } from 'react';
 import { Title, useTranslate } from 'react-admin';
-import { accountApi } from './api.ts';
+import { api } from '../../dataProvider/apiClient.ts';
 
 interface Mail {
   id: number;
-  created_at: string;
+  createdAt: string;
   kind: string;
-  to_address: string;
+  toAddress: string;
   subject: string;
   body: string | null;
   status: string;
-  sent_at: string | null;
+  sentAt: string | null;
   error: string | null;
 }
 interface Answer {
@@ -74,7 +74,7 @@ export default function OutboxPage() {
     const query = new URLSearchParams({ page: String(page + 1), per_page: '25' });
     if (to.trim()) query.set('to', to.trim());
     const timer = setTimeout(() => {
-      accountApi<Answer>('GET', `mail/outbox?${query}`).then(
+      api.json<Answer>('GET', `mail/outbox?${query}`).then(
         (result) => {
           setAnswer(result);
           setFailed(false);
@@ -126,8 +126,8 @@ export default function OutboxPage() {
                 sx={{ cursor: 'pointer' }}
                 onClick={() => setOpen(mail)}
               >
-                <TableCell>{new Date(mail.created_at).toLocaleString()}</TableCell>
-                <TableCell>{mail.to_address}</TableCell>
+                <TableCell>{new Date(mail.createdAt).toLocaleString()}</TableCell>
+                <TableCell>{mail.toAddress}</TableCell>
                 <TableCell>{mail.subject}</TableCell>
                 <TableCell>
                   <Chip size="small" label={translate(`app.outbox.state.${mail.status}`)} />
@@ -151,8 +151,8 @@ export default function OutboxPage() {
             <DialogTitle>{open.subject}</DialogTitle>
             <DialogContent>
               <Typography variant="body2" color="text.secondary" gutterBottom>
-                {translate('app.outbox.to')}: {open.to_address} ·{' '}
-                {new Date(open.created_at).toLocaleString()}
+                {translate('app.outbox.to')}: {open.toAddress} ·{' '}
+                {new Date(open.createdAt).toLocaleString()}
               </Typography>
               {open.body ? (
                 <Body text={open.body} />

@@ -6,7 +6,8 @@ import { Alert, Button, CircularProgress, MenuItem, TextField } from '@mui/mater
 import { type FormEvent, useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { LANGUAGES } from '../../i18n/index.ts';
-import { AccountApiError, accountApi, fieldError } from './api.ts';
+import { api, fieldErrorOf, fieldErrorsOf, statusOf } from '../../dataProvider/apiClient.ts';
+import { camelToSnake } from '../../schema/case.ts';
 import { PasswordFields, passwordAcceptable } from './PasswordFields.tsx';
 import { PublicCard } from './PublicCard.tsx';
 
@@ -14,8 +15,8 @@ export default function RegisterPage() {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const [values, setValues] = useState({
-    first_name: '',
-    last_name: '',
+    firstName: '',
+    lastName: '',
     email: '',
     phone: '',
     language: locale,
@@ -33,12 +34,14 @@ export default function RegisterPage() {
     setBusy(true);
     setError(null);
     try {
-      await accountApi('POST', 'account/register', {
-        ...values,
-        phone: values.phone.trim() || undefined,
-        email: values.email.trim(),
-        password,
-        confirm_password: confirm,
+      await api.json('POST', 'account/register', {
+        body: {
+          ...values,
+          phone: values.phone.trim() || undefined,
+          email: values.email.trim(),
+          password,
+          confirmPassword: confirm,
+        },
       });
       setDone(true);
     } catch (caught) {
@@ -56,13 +59,14 @@ export default function RegisterPage() {
   ) => (
     <TextField
       label={translate(label)}
-      name={field}
+      // The field's name as the API spells it (what password managers and the e2e tests see).
+      name={camelToSnake(field)}
       type={type}
       autoComplete={autoComplete}
       value={values[field]}
       onChange={set(field)}
-      error={Boolean(fieldError(error, field))}
-      helperText={fieldError(error, field)}
+      error={Boolean(fieldErrorOf(error, field))}
+      helperText={fieldErrorOf(error, field)}
       required={field !== 'phone'}
     />
   );
@@ -80,8 +84,8 @@ export default function RegisterPage() {
     );
   }
   const generic =
-    error instanceof AccountApiError && Object.keys(error.errors).length === 0
-      ? error.status === 429
+    error && Object.keys(fieldErrorsOf(error)).length === 0
+      ? statusOf(error) === 429
         ? 'app.account.tooMany'
         : 'app.login.unavailable'
       : error
@@ -94,8 +98,8 @@ export default function RegisterPage() {
       links={[{ to: '/login', label: 'app.account.toLogin' }]}
     >
       {generic && <Alert severity="error">{translate(generic)}</Alert>}
-      {text('first_name', 'app.account.register.firstName', 'text', 'given-name')}
-      {text('last_name', 'app.account.register.lastName', 'text', 'family-name')}
+      {text('firstName', 'app.account.register.firstName', 'text', 'given-name')}
+      {text('lastName', 'app.account.register.lastName', 'text', 'family-name')}
       {text('email', 'app.login.email', 'email', 'email')}
       {text('phone', 'app.account.register.phone', 'tel', 'tel')}
       <TextField
@@ -116,8 +120,8 @@ export default function RegisterPage() {
         onPassword={setPassword}
         onConfirm={setConfirm}
         passwordLabel="app.login.password"
-        passwordError={fieldError(error, 'password')}
-        confirmError={fieldError(error, 'confirm_password')}
+        passwordError={fieldErrorOf(error, 'password')}
+        confirmError={fieldErrorOf(error, 'confirmPassword')}
       />
       <Button
         type="submit"
@@ -125,8 +129,8 @@ export default function RegisterPage() {
         size="large"
         disabled={
           busy ||
-          !values.first_name.trim() ||
-          !values.last_name.trim() ||
+          !values.firstName.trim() ||
+          !values.lastName.trim() ||
           !values.email.trim() ||
           !passwordAcceptable(password, confirm)
         }

@@ -1,69 +1,43 @@
 /**
  * /admin/settings and /consultant/settings (spec §3 User preferences, Offer credentials): language,
- * page sizes per listing, the appointments / leads / contracts options, the password change (old,
- * new, confirm) and the offer-service login, whose password is stored encrypted and never shown.
+ * page sizes per listing, the appointments / leads / contracts options; then the password change
+ * and the offer-service login (./SettingsAccountSections.tsx).
  */
 import {
-  Alert,
   Box,
   Button,
-  Card,
-  CardContent,
-  CardHeader,
-  Chip,
   CircularProgress,
   FormControlLabel,
   MenuItem,
   Switch,
   TextField,
 } from '@mui/material';
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { getStoredUser, updateStoredUser } from '../../auth/session.ts';
+import { api } from '../../dataProvider/apiClient.ts';
+import { LANGUAGES } from '../../i18n/index.ts';
 import {
   APPOINTMENTS_VIEWS,
   LEADS_VIEWS,
   LISTINGS,
-  type Listing,
   PAGE_SIZES,
+  type Preferences,
 } from '../../schema/preferences.ts';
-import { getStoredUser, updateStoredUser } from '../../auth/session.ts';
-import { toCamelDeep } from '../../schema/case.ts';
-import { LANGUAGES } from '../../i18n/index.ts';
-import { AccountApiError, accountApi, fieldError } from './api.ts';
-import { PasswordFields, passwordAcceptable } from './PasswordFields.tsx';
+import { OfferCredentialsSection, PasswordSection } from './SettingsAccountSections.tsx';
+import { Section } from './SettingsSection.tsx';
 
-interface SettingsWire {
-  language: string;
-  page_sizes: Record<Listing, number>;
-  appointments_filter_by_region: boolean;
-  leads_view: string;
-  appointments_view: string;
-  contracts_filter_by_work_location: boolean;
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  const translate = useTranslate();
-  return (
-    <Card component="section" aria-label={translate(title)}>
-      <CardHeader
-        title={translate(title)}
-        slotProps={{ title: { variant: 'h6', component: 'h2' } }}
-      />
-      <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: 0 }}>
-        {children}
-      </CardContent>
-    </Card>
-  );
-}
+/** What GET and PUT /api/account/settings carry (camelCase here): the language and preferences. */
+type Settings = Preferences & { language: string };
 
 function PreferencesSection() {
   const translate = useTranslate();
   const notify = useNotify();
   const [, setLocale] = useLocaleState();
-  const [settings, setSettings] = useState<SettingsWire | null>(null);
+  const [settings, setSettings] = useState<Settings | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    accountApi<{ data: SettingsWire }>('GET', 'account/settings').then(
+    api.json<{ data: Settings }>('GET', 'account/settings').then(
       (answer) => setSettings(answer.data),
       () => notify('app.login.unavailable', { type: 'error' }),
     );
@@ -74,10 +48,12 @@ function PreferencesSection() {
     event.preventDefault();
     setBusy(true);
     try {
-      const answer = await accountApi<{ data: SettingsWire }>('PUT', 'account/settings', settings);
+      const answer = await api.json<{ data: Settings }>('PUT', 'account/settings', {
+        body: settings,
+      });
       setSettings(answer.data);
       const { language, ...preferences } = answer.data;
-      updateStoredUser({ language, preferences: toCamelDeep(preferences) as never });
+      updateStoredUser({ language, preferences });
       setLocale(language);
       notify('app.settings.saved', { type: 'success' });
     } catch {
@@ -86,7 +62,7 @@ function PreferencesSection() {
       setBusy(false);
     }
   };
-  const choose = <K extends keyof SettingsWire>(key: K, value: SettingsWire[K]) =>
+  const choose = <K extends keyof Settings>(key: K, value: Settings[K]) =>
     setSettings({ ...settings, [key]: value });
 
   return (
@@ -120,10 +96,10 @@ function PreferencesSection() {
               select
               name={`page_sizes.${listing}`}
               label={translate(`app.settings.listing.${listing}`)}
-              value={settings.page_sizes[listing]}
+              value={settings.pageSizes[listing]}
               onChange={(event) =>
-                choose('page_sizes', {
-                  ...settings.page_sizes,
+                choose('pageSizes', {
+                  ...settings.pageSizes,
                   [listing]: Number(event.target.value),
                 })
               }
@@ -148,8 +124,8 @@ function PreferencesSection() {
           <TextField
             select
             label={translate('app.settings.leadsView')}
-            value={settings.leads_view}
-            onChange={(event) => choose('leads_view', event.target.value)}
+            value={settings.leadsView}
+            onChange={(event) => choose('leadsView', event.target.value as Settings['leadsView'])}
           >
             {LEADS_VIEWS.map((view) => (
               <MenuItem key={view} value={view}>
@@ -160,8 +136,10 @@ function PreferencesSection() {
           <TextField
             select
             label={translate('app.settings.appointmentsView')}
-            value={settings.appointments_view}
-            onChange={(event) => choose('appointments_view', event.target.value)}
+            value={settings.appointmentsView}
+            onChange={(event) =>
+              choose('appointmentsView', event.target.value as Settings['appointmentsView'])
+            }
           >
             {APPOINTMENTS_VIEWS.map((view) => (
               <MenuItem key={view} value={view}>
@@ -173,8 +151,8 @@ function PreferencesSection() {
         <FormControlLabel
           control={
             <Switch
-              checked={settings.appointments_filter_by_region}
-              onChange={(event) => choose('appointments_filter_by_region', event.target.checked)}
+              checked={settings.appointmentsFilterByRegion}
+              onChange={(event) => choose('appointmentsFilterByRegion', event.target.checked)}
             />
           }
           label={translate('app.settings.appointmentsFilterByRegion')}
@@ -182,10 +160,8 @@ function PreferencesSection() {
         <FormControlLabel
           control={
             <Switch
-              checked={settings.contracts_filter_by_work_location}
-              onChange={(event) =>
-                choose('contracts_filter_by_work_location', event.target.checked)
-              }
+              checked={settings.contractsFilterByWorkLocation}
+              onChange={(event) => choose('contractsFilterByWorkLocation', event.target.checked)}
             />
           }
           label={translate('app.settings.contractsFilterByWorkLocation')}
@@ -197,186 +173,6 @@ function PreferencesSection() {
         </Button>
       </Box>
     </Box>
-  );
-}
-
-function PasswordSection() {
-  const translate = useTranslate();
-  const notify = useNotify();
-  const [oldPassword, setOldPassword] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await accountApi('POST', 'account/password', {
-        old_password: oldPassword,
-        new_password: password,
-        confirm_password: confirm,
-      });
-      setOldPassword('');
-      setPassword('');
-      setConfirm('');
-      notify('app.settings.passwordChanged', { type: 'success' });
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const oldWrong = fieldError(error, 'old_password')
-    ? translate('app.settings.oldWrong')
-    : undefined;
-  return (
-    <Section title="app.settings.password">
-      <Box
-        component="form"
-        onSubmit={submit}
-        sx={{ display: 'flex', flexDirection: 'column', gap: 2, maxWidth: 420 }}
-      >
-        {error instanceof AccountApiError && error.status === 429 ? (
-          <Alert severity="error">{translate('app.account.tooMany')}</Alert>
-        ) : null}
-        <TextField
-          label={translate('app.password.old')}
-          type="password"
-          name="old-password"
-          autoComplete="current-password"
-          value={oldPassword}
-          onChange={(event) => setOldPassword(event.target.value)}
-          error={Boolean(oldWrong)}
-          helperText={oldWrong}
-          required
-        />
-        <PasswordFields
-          password={password}
-          confirm={confirm}
-          onPassword={setPassword}
-          onConfirm={setConfirm}
-          passwordError={fieldError(error, 'new_password')}
-          confirmError={fieldError(error, 'confirm_password')}
-        />
-        <Box>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={busy || !oldPassword || !passwordAcceptable(password, confirm)}
-          >
-            {translate('app.settings.changePassword')}
-          </Button>
-        </Box>
-      </Box>
-    </Section>
-  );
-}
-
-interface CredentialsWire {
-  offer_username: string | null;
-  has_password: boolean;
-  updated_at: string | null;
-}
-
-function OfferCredentialsSection() {
-  const translate = useTranslate();
-  const notify = useNotify();
-  const [stored, setStored] = useState<CredentialsWire | null>(null);
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    accountApi<{ data: CredentialsWire }>('GET', 'account/offer-credentials').then(
-      (answer) => {
-        setStored(answer.data);
-        setUsername(answer.data.offer_username ?? '');
-      },
-      () => undefined,
-    );
-  }, []);
-  if (!stored) return null;
-  const save = async (body: Record<string, string | null>) => {
-    setBusy(true);
-    try {
-      const answer = await accountApi<{ data: CredentialsWire }>(
-        'PUT',
-        'account/offer-credentials',
-        body,
-      );
-      setStored(answer.data);
-      setPassword('');
-      notify('app.settings.saved', { type: 'success' });
-    } catch {
-      notify('app.settings.failed', { type: 'error' });
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Section title="app.settings.offerCredentials">
-      <Box
-        component="form"
-        onSubmit={(event: FormEvent) => {
-          event.preventDefault();
-          void save({
-            offer_username: username.trim() || null,
-            ...(password ? { offer_password: password } : {}),
-          });
-        }}
-        sx={{ display: 'flex', flexDirection: 'column', gap: 2, maxWidth: 420 }}
-      >
-        <Alert severity="info" variant="outlined">
-          {translate('app.settings.offerIntro')}
-        </Alert>
-        <TextField
-          label={translate('app.settings.offerUsername')}
-          name="offer-username"
-          autoComplete="off"
-          value={username}
-          onChange={(event) => setUsername(event.target.value)}
-          slotProps={{ htmlInput: { maxLength: 200 } }}
-        />
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-          <TextField
-            label={translate('app.settings.offerPassword')}
-            type="password"
-            name="offer-password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-            placeholder={stored.has_password ? '••••••••' : undefined}
-            helperText={translate(
-              stored.has_password
-                ? 'app.settings.offerPasswordKept'
-                : 'app.settings.offerPasswordNone',
-            )}
-            slotProps={{ htmlInput: { maxLength: 200 } }}
-            sx={{ flex: 1 }}
-          />
-          <Chip
-            data-testid="offer-password-state"
-            color={stored.has_password ? 'success' : 'default'}
-            label={translate(
-              stored.has_password
-                ? 'app.settings.offerPasswordSet'
-                : 'app.settings.offerPasswordNotSet',
-            )}
-          />
-        </Box>
-        <Box sx={{ display: 'flex', gap: 1 }}>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {translate('app.settings.saveOffer')}
-          </Button>
-          {stored.has_password ? (
-            <Button disabled={busy} onClick={() => void save({ offer_password: null })}>
-              {translate('app.settings.offerRemovePassword')}
-            </Button>
-          ) : null}
-        </Box>
-      </Box>
-    </Section>
   );
 }
 

@@ -8,7 +8,7 @@ import BusinessIcon from '@mui/icons-material/Business';
 import { Avatar, Box, IconButton, Tooltip } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
-import { apiJson, fetchBlob, messageOf, sendFormJson } from './api.ts';
+import { api, messageOf } from '../../dataProvider/apiClient.ts';
 import { customerName } from './model.ts';
 
 /** Object URLs of pictures already loaded, by storage key. */
@@ -20,7 +20,8 @@ function useAvatarUrl(id: unknown, key: unknown): string | undefined {
   useEffect(() => {
     if (!wanted || loaded.has(wanted)) return;
     let active = true;
-    fetchBlob(`customers/${id}/avatar`)
+    api
+      .blob(`customers/${id}/avatar`)
       .then(({ blob }) => {
         const url = URL.createObjectURL(blob);
         loaded.set(wanted, url);
@@ -66,7 +67,7 @@ export function EditableAvatar({ record }: { record: Record<string, unknown> }) 
     const form = new FormData();
     form.append('file', file);
     try {
-      await sendFormJson(`customers/${record.id}/avatar`, form);
+      await api.upload(`customers/${record.id}/avatar`, form);
       refresh();
     } catch (error) {
       notify(messageOf(error), { type: 'error' });
@@ -74,7 +75,7 @@ export function EditableAvatar({ record }: { record: Record<string, unknown> }) 
   };
   const remove = async () => {
     try {
-      await apiJson('DELETE', `customers/${record.id}/avatar`);
+      await api.json('DELETE', `customers/${record.id}/avatar`);
       refresh();
     } catch (error) {
       notify(messageOf(error), { type: 'error' });

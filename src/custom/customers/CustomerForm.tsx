@@ -29,7 +29,7 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import { inputFor } from '../../resources/inputs.tsx';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
-import { apiJson } from './api.ts';
+import { api } from '../../dataProvider/apiClient.ts';
 import {
   BACK_OFFICE_FIELDS,
   customerModel,
@@ -115,7 +115,7 @@ function SaveWithDuplicateCheck() {
     }
     setChecking(true);
     try {
-      const answer = await apiJson<{ data: Duplicate[]; hidden: number }>(
+      const answer = await api.json<{ data: Duplicate[]; hidden: number }>(
         'GET',
         `customers/duplicates?${query}`,
       );

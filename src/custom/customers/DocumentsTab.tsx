@@ -33,7 +33,7 @@ import {
 } from 'react-admin';
 import { formatDateTime } from '../../i18n/format.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
-import { ApiCallError, download, messageOf, sendFormJson } from './api.ts';
+import { api, messageOf } from '../../dataProvider/apiClient.ts';
 import { documentModel } from './model.ts';
 
 interface DocumentRecord {
@@ -79,14 +79,13 @@ function UploadForm({ customerId, onDone }: { customerId: number; onDone: () => 
     setError(null);
     setProgress(0);
     try {
-      await sendFormJson(`customers/${customerId}/documents`, form, setProgress);
+      await api.upload(`customers/${customerId}/documents`, form, { onUpload: setProgress });
       setFile(null);
       setName('');
       if (input.current) input.current.value = '';
       onDone();
     } catch (failure) {
-      const detail = failure instanceof ApiCallError ? failure.failure.message : messageOf(failure);
-      setError(detail);
+      setError(messageOf(failure));
     } finally {
       setProgress(null);
     }
@@ -226,10 +225,12 @@ export function DocumentsTab() {
                       aria-label={translate('app.customers.documents.download')}
                       data-testid="document-download"
                       onClick={() =>
-                        download(
-                          `documents/${document.id}/download`,
-                          document.originalName ?? document.documentName,
-                        ).catch((error: unknown) => notify(messageOf(error), { type: 'error' }))
+                        api
+                          .download(
+                            `documents/${document.id}/download`,
+                            document.originalName ?? document.documentName,
+                          )
+                          .catch((error: unknown) => notify(messageOf(error), { type: 'error' }))
                       }
                     >
                       <DownloadIcon fontSize="small" />
@@ -245,7 +246,7 @@ export function DocumentsTab() {
                         {
                           mutationMode: 'pessimistic',
                           onSuccess: () => void refetch(),
-                          onError: (error) => notify(messageOf(error), { type: 'error' }),
+                          onError: () => notify('ra.notification.http_error', { type: 'error' }),
                         },
                       )
                     }

@@ -18,7 +18,7 @@ import {
 } from '@mui/material';
 import { useState } from 'react';
 import { Button, useGetList, useLocaleState, useNotify, useTranslate } from 'react-admin';
-import { download, messageOf } from './api.ts';
+import { api, messageOf } from '../../dataProvider/apiClient.ts';
 
 const localized = (record: Record<string, unknown>, locale: string) => {
   const key = `name${locale.charAt(0).toUpperCase()}${locale.slice(1)}`;
@@ -47,7 +47,7 @@ export function ExportButton() {
     for (const id of sources) query.append('lead_source', String(id));
     setBusy(true);
     try {
-      await download(`customers/export?${query}`, 'customers.csv');
+      await api.download(`customers/export?${query}`, 'customers.csv');
       setOpen(false);
     } catch (error) {
       notify(messageOf(error), { type: 'error' });

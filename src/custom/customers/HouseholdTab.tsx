@@ -45,7 +45,7 @@ import { inputFor } from '../../resources/inputs.tsx';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
-import { ApiCallError, apiJson, messageOf } from './api.ts';
+import { api, errorDetails, messageOf } from '../../dataProvider/apiClient.ts';
 import { birthDateFirst, INPUT_GRID, memberModel, validatePerson } from './model.ts';
 
 /** Fields of the member form: everything a client writes but the customer and the link. */
@@ -153,19 +153,14 @@ export function HouseholdTab() {
 
   const convert = async (member: Member) => {
     try {
-      const answer = await apiJson<{ data: { id: number } }>(
+      const answer = await api.json<{ data: { id: number } }>(
         'POST',
         `household-members/${member.id}/convert`,
       );
       notify('app.customers.household.converted', { type: 'success' });
       navigate(showPath(answer.data.id));
     } catch (error) {
-      const failure = error instanceof ApiCallError ? error.failure : undefined;
-      const detail = failure?.errors
-        ? Object.entries(failure.errors)
-            .map(([key, value]) => `${key}: ${value.join(', ')}`)
-            .join('; ')
-        : '';
+      const detail = errorDetails(error).join('; ');
       notify(detail ? `${messageOf(error)} ${detail}` : messageOf(error), { type: 'error' });
     }
   };
@@ -278,7 +273,7 @@ export function HouseholdTab() {
                 {
                   mutationMode: 'pessimistic',
                   onSuccess: () => void refetch(),
-                  onError: (error) => notify(messageOf(error), { type: 'error' }),
+                  onError: () => notify('ra.notification.http_error', { type: 'error' }),
                 },
               );
             }}

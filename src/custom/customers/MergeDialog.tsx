@@ -26,7 +26,7 @@ import {
   useRefresh,
   useTranslate,
 } from 'react-admin';
-import { apiJson, messageOf } from './api.ts';
+import { api, messageOf } from '../../dataProvider/apiClient.ts';
 import { customerName } from './model.ts';
 
 export function MergeButton() {
@@ -55,10 +55,10 @@ export function MergeButton() {
     if (!duplicate) return;
     setBusy(true);
     try {
-      const answer = await apiJson<{ moved: Record<string, number>; filled: string[] }>(
+      const answer = await api.json<{ moved: Record<string, number>; filled: string[] }>(
         'POST',
         `customers/${record.id}/merge`,
-        { duplicateId: duplicate.id, fillEmpty },
+        { body: { duplicateId: duplicate.id, fillEmpty } },
       );
       const moved = Object.values(answer.moved).reduce((sum, count) => sum + count, 0);
       notify('app.customers.merge.done', {

@@ -7,15 +7,10 @@ import { Alert, Box, Button, Stack, TextField, Typography } from '@mui/material'
 import { useState } from 'react';
 import { useLocale, useNotify, useTranslate } from 'react-admin';
 import { AppDrawer } from '../../components/AppDrawer.tsx';
+import { fieldErrorsOf } from '../../dataProvider/apiClient.ts';
 import type { Language, TranslationEntry } from '../../i18n/api.ts';
 import { formatDateTime } from '../../i18n/format.ts';
 import { useSaveTranslation } from './useLocalizationData.ts';
-
-interface HttpFailure {
-  status?: number;
-  message?: string;
-  body?: { errors?: Record<string, string> } | null;
-}
 
 export function EditTranslationDrawer({
   entry,
@@ -54,11 +49,10 @@ export function EditTranslationDrawer({
           onClose();
         },
         onError: (error) => {
-          const failure = error as HttpFailure;
-          const fieldErrors = failure.body?.errors ?? {};
+          const fieldErrors = fieldErrorsOf(error);
           setErrors(fieldErrors);
           if (Object.keys(fieldErrors).length === 0) {
-            notify(failure.message || 'ra.notification.http_error', { type: 'error' });
+            notify(error.message || 'ra.notification.http_error', { type: 'error' });
           }
         },
       },

@@ -16,7 +16,7 @@ import {
 } from 'react-admin';
 import { inputFor } from '../../../resources/inputs.tsx';
 import { getModel } from '../../../resources/registry.ts';
-import { accountApi } from '../api.ts';
+import { api, messageOf } from '../../../dataProvider/apiClient.ts';
 
 function SendPasswordLink() {
   const record = useRecordContext();
@@ -26,9 +26,9 @@ function SendPasswordLink() {
     <Button
       label="app.users.sendPasswordLink"
       onClick={() =>
-        accountApi('POST', `users/${record.userId}/send-password-link`, {}).then(
+        api.json('POST', `users/${record.userId}/send-password-link`, { body: {} }).then(
           () => notify('app.users.passwordLinkSent', { type: 'success' }),
-          (error: Error) => notify(error.message, { type: 'error' }),
+          (error: unknown) => notify(messageOf(error, 'app.login.unavailable'), { type: 'error' }),
         )
       }
     >

@@ -25,7 +25,7 @@ import { inputFor } from '../../../resources/inputs.tsx';
 import { getModel } from '../../../resources/registry.ts';
 import { resourceRoute } from '../../../shell/paths.ts';
 import { useArea } from '../../../shell/area.ts';
-import { accountApi } from '../api.ts';
+import { api, messageOf } from '../../../dataProvider/apiClient.ts';
 
 const GROUPS = ['user', 'entity', 'assignment', 'account'] as const;
 const RIGHTS = new Set(['role', 'additionalPermissions', 'isActive']);
@@ -68,10 +68,10 @@ function AccountActions() {
   if (!record) return null;
   const act = async (action: 'send-password-link' | 'revoke-sessions', done: string) => {
     try {
-      await accountApi('POST', `users/${record.id}/${action}`, {});
+      await api.json('POST', `users/${record.id}/${action}`, { body: {} });
       notify(done, { type: 'success' });
     } catch (error) {
-      notify((error as Error).message, { type: 'error' });
+      notify(messageOf(error, 'app.login.unavailable'), { type: 'error' });
     }
   };
   return (

@@ -29,7 +29,7 @@ import { filtersFor } from '../../../resources/inputs.tsx';
 import { getModel } from '../../../resources/registry.ts';
 import { resourceRoute } from '../../../shell/paths.ts';
 import { useArea } from '../../../shell/area.ts';
-import { accountApi } from '../api.ts';
+import { api, messageOf } from '../../../dataProvider/apiClient.ts';
 
 const ROLES = ['CONSULTANT', 'BACKOFFICE', 'BACKOFFICE-CALLCENTER', 'ADMIN', 'EMPLOYEE', 'PARTNER'];
 
@@ -44,16 +44,14 @@ export function RegistrationActions() {
   if (!record || record.registrationStatus !== 'pending') return null;
   const decide = async (action: 'approve' | 'reject') => {
     try {
-      await accountApi(
-        'POST',
-        `users/${record.id}/${action}`,
-        action === 'approve' ? { role } : {},
-      );
+      await api.json('POST', `users/${record.id}/${action}`, {
+        body: action === 'approve' ? { role } : {},
+      });
       notify(`app.users.${action}d`, { type: 'success' });
       setOpen(false);
       refresh();
     } catch (error) {
-      notify((error as Error).message, { type: 'error' });
+      notify(messageOf(error, 'app.login.unavailable'), { type: 'error' });
     }
   };
   return (
