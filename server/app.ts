@@ -7,7 +7,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ResourceModel } from '../src/schema/model.ts';
-import { accessControl } from './access/routes.ts';
+import { accessControl } from './access/control.ts';
 import account from './account/index.ts';
 import auth, { DEFAULT_THROTTLE, type LoginThrottle } from './auth/index.ts';
 import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './auth/sessions.ts';
@@ -61,7 +61,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   installErrorHandler(app);
   const policy = options.sessionPolicy ?? DEFAULT_SESSION_POLICY;
-  accessControl(app, { policy }); // server/access/routes.ts
+  accessControl(app, { policy }); // server/access/control.ts
   await installOpenApi(app);
 
   // Features: one line each.

@@ -1,5 +1,5 @@
 /**
- * Server rules of the identity resources (registered in server/hooks/index.ts):
+ * Server rules of the identity resources (registered by ./index.ts):
  * - users: who sees which accounts, no escalation (server/account/rights.ts), a disabled account's
  *   sessions end at once, an invitation mail for new accounts, audit entries;
  * - external-users: each is one login row in users (role PARTNER), kept in step here;

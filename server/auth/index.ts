@@ -1,6 +1,6 @@
 /**
  * The sign-in feature: POST /api/auth/login, POST /api/auth/logout, GET /api/auth/me
- * (docs/ARCHITECTURE.md §3). Tokens are resolved for every request by server/access/routes.ts.
+ * (docs/ARCHITECTURE.md §3). Tokens are resolved for every request by server/access/control.ts.
  * A wrong password, an unknown email, a disabled account and one outside its active date range all
  * get the same 401; only a correct password of a registration still waiting for approval is told so.
  */

@@ -10,12 +10,21 @@ import type { SessionUser } from '../auth/sessions.ts';
 import type { DB, Row } from '../db/index.ts';
 import type { ScopeCondition } from '../crud/hooks.ts';
 import { ApiError, notFound } from '../http/errors.ts';
+import { dataSchema } from '../http/lists.ts';
+import { responseSchema } from '../http/validation.ts';
 
 export function modelOf(app: FastifyInstance, name: string): ResourceModel {
   const model = app.models.find((candidate) => candidate.name === name);
   if (!model) throw new Error(`no resource model ${name}`);
   return model;
 }
+
+/**
+ * Response schema `{ data: <record> }` of a resource: the same as its generic routes answer (dates
+ * as YYYY-MM-DD whatever the engine returns).
+ */
+export const recordAnswer = (app: FastifyInstance, resource: string) =>
+  dataSchema(responseSchema(modelOf(app, resource).schema));
 
 /** Where-condition of the records of `resource` the principal sees. */
 export function scopeFor(

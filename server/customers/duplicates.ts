@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Expression, type SqlBool, sql } from 'kysely';
+import { ID_SCHEMA } from '../../src/schema/limits.ts';
 import type { Row } from '../db/index.ts';
 import { scopeFor } from './access.ts';
 import { dateText } from './rules.ts';
@@ -40,7 +41,7 @@ export const duplicateQuerySchema = {
     email: { type: 'string', maxLength: 254 },
     phone_number: { type: 'string', maxLength: 30 },
     organization: { type: 'string', maxLength: 200 },
-    exclude_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+    exclude_id: ID_SCHEMA,
   },
 } as const;
 

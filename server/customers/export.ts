@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FieldModel } from '../../src/schema/model.ts';
+import { ID_SCHEMA } from '../../src/schema/limits.ts';
 import type { Row } from '../db/index.ts';
 import { modelOf, scopeFor } from './access.ts';
 import { enumLabel, fieldLabel, type Language, languageOf, lookup } from './labels.ts';
@@ -33,7 +34,7 @@ export const exportQuerySchema = {
     lead_source: {
       type: 'array',
       maxItems: 100,
-      items: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+      items: ID_SCHEMA,
     },
     delimiter: { type: 'string', enum: ['semicolon', 'comma'] },
   },

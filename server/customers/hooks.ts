@@ -1,5 +1,5 @@
 /**
- * CRUD hooks of customers, household members and documents (registered in server/hooks/index.ts).
+ * CRUD hooks of customers, household members and documents (registered by ./index.ts).
  * Visibility and ownership are generic (server/access/visibility.ts: customers.assignedTo is
  * `x-owner`, subBrokerId `x-sub-broker`; household members and documents follow their customer
  * through `x-owner-via`; a consultant's new customers are assigned to the consultant). These hooks

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_EXTERNAL_USER } from '../../server/demo/identity.ts';
-import type { RouteInfo } from '../../server/access/routes.ts';
+import type { RouteInfo } from '../../server/access/control.ts';
 import { isAllowed, type Principal, permissionsOf } from '../../server/auth/permissions.ts';
 import { loadResourceModels } from '../../server/schemas.ts';
 import type { AccessRule } from '../../src/schema/vocabulary.ts';
@@ -143,7 +143,7 @@ function ruleOf(route: RouteInfo): Rule | undefined {
   return RULES[key(route)];
 }
 
-/** May this caller pass the access rules of the route (server/app.ts, server/access/routes.ts)? */
+/** May this caller pass the access rules of the route (server/app.ts, server/access/control.ts)? */
 function allowed(route: RouteInfo, rule: Rule, principal: Principal): boolean {
   if (!isAllowed(rule.access, principal)) return false;
   if (rule.roles && (principal.subBrokerId || !rule.roles.includes(principal.role))) return false;

@@ -74,7 +74,7 @@ describe('feature routes', () => {
     ]) {
       expect(urls, route).toContain(route);
     }
-    // Only the OpenAPI pages (/api/docs) declare no rule (server/access/routes.ts).
+    // Only the OpenAPI pages (/api/docs) declare no rule (server/access/control.ts).
     const open = t.app.routeTable.filter(
       (route) => !route.access && !route.url.startsWith('/api/docs'),
     );

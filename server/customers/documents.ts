@@ -1,0 +1,185 @@
+/**
+ * A customer's files: documents and the picture.
+ *   POST   /api/customers/:id/documents   multipart: file, document_name?, document_type?, document_related_to?
+ *   GET    /api/documents/:id/download    the file, as an attachment
+ *   POST   /api/customers/:id/avatar      multipart: file (image)
+ *   GET    /api/customers/:id/avatar      the image
+ *   DELETE /api/customers/:id/avatar
+ * The type is read from the content (./files.ts); a record the user may not see answers 404.
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import type { Row } from '../db/index.ts';
+import { ApiError, notFound, validationError } from '../http/errors.ts';
+import { type IdParams, idParams } from '../http/params.ts';
+import { createAjvInstance, fieldErrors, inputSchema } from '../http/validation.ts';
+import { getStorage } from '../storage/index.ts';
+import { modelOf, recordAnswer, requireVisible } from './access.ts';
+import {
+  AVATAR_KINDS,
+  AVATAR_MAX_BYTES,
+  DOCUMENT_KINDS,
+  DOCUMENT_MAX_BYTES,
+  receiveUpload,
+  sendStored,
+} from './files.ts';
+
+export async function documentRoutes(app: FastifyInstance): Promise<void> {
+  const validateDocument = createAjvInstance.compile(inputSchema(modelOf(app, 'documents').schema));
+
+  app.post<{ Params: IdParams }>(
+    '/api/customers/:id/documents',
+    {
+      config: { access: 'authenticated', external: true },
+      schema: {
+        tags: ['documents'],
+        summary: `Upload a document of the customer (multipart: file, document_name, document_type, document_related_to). At most ${DOCUMENT_MAX_BYTES / 1024 / 1024} MB; PDF, images and office files, checked by content.`,
+        params: idParams,
+        response: { 201: recordAnswer(app, 'documents') },
+      },
+    },
+    async (request, reply) => {
+      const customer = await requireVisible(app, request, 'customers', request.params.id);
+      const upload = await receiveUpload(request, {
+        folder: 'documents',
+        kinds: DOCUMENT_KINDS,
+        maxBytes: DOCUMENT_MAX_BYTES,
+      });
+      const file = upload.file;
+      try {
+        if (!file) throw validationError({ file: ['is required'] });
+        const fields = upload.fields;
+        const body: Row = {
+          customer_id: Number(customer.id),
+          document_name:
+            fields.document_name?.trim() || file.originalName.replace(/\.[^.]+$/, '') || 'Dokument',
+        };
+        if (fields.document_type) body.document_type = fields.document_type;
+        if (fields.document_related_to) body.document_related_to = fields.document_related_to;
+        if (!validateDocument(body))
+          throw validationError(fieldErrors(validateDocument.errors ?? []));
+        const row = await app.db
+          .insertInto('documents')
+          .values({
+            ...body,
+            document_file: file.key,
+            original_name: file.originalName,
+            mime_type: file.mime,
+            size_bytes: file.size,
+            uploaded_by: request.principal?.id ?? null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return reply.status(201).send({ data: row });
+      } catch (error) {
+        if (file) await getStorage().remove(file.key);
+        throw error;
+      }
+    },
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/api/documents/:id/download',
+    {
+      config: { access: 'authenticated', external: true },
+      schema: {
+        tags: ['documents'],
+        summary: 'The file of a document, as an attachment.',
+        params: idParams,
+      },
+    },
+    async (request, reply) => {
+      const document = await requireVisible(app, request, 'documents', request.params.id);
+      if (!document.document_file) throw new ApiError(404, 'This document has no file.');
+      const original = String(document.original_name ?? '');
+      const extension = /\.[A-Za-z0-9]{1,8}$/.exec(original)?.[0] ?? '';
+      const name = `${String(document.document_name)}${
+        String(document.document_name).toLowerCase().endsWith(extension.toLowerCase())
+          ? ''
+          : extension
+      }`;
+      return sendStored(reply, {
+        key: String(document.document_file),
+        mime: String(document.mime_type ?? 'application/octet-stream'),
+        size: Number(document.size_bytes) || undefined,
+        name,
+      });
+    },
+  );
+
+  app.post<{ Params: IdParams }>(
+    '/api/customers/:id/avatar',
+    {
+      config: { access: 'authenticated', external: true },
+      schema: {
+        tags: ['customers'],
+        summary: `Set the customer's picture (multipart: file; JPEG, PNG, GIF or WebP, at most ${AVATAR_MAX_BYTES / 1024 / 1024} MB).`,
+        params: idParams,
+        response: { 200: recordAnswer(app, 'customers') },
+      },
+    },
+    async (request) => {
+      const customer = await requireVisible(app, request, 'customers', request.params.id);
+      const upload = await receiveUpload(request, {
+        folder: 'avatars',
+        kinds: AVATAR_KINDS,
+        maxBytes: AVATAR_MAX_BYTES,
+      });
+      if (!upload.file) throw validationError({ file: ['is required'] });
+      const row = await app.db
+        .updateTable('customers')
+        .set({ avatar: upload.file.key, updated_at: sql`now()` })
+        .where('id', '=', Number(customer.id))
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (customer.avatar) await getStorage().remove(String(customer.avatar));
+      return { data: row };
+    },
+  );
+
+  app.get<{ Params: IdParams }>(
+    '/api/customers/:id/avatar',
+    {
+      config: { access: 'authenticated', external: true },
+      schema: { tags: ['customers'], summary: "The customer's picture.", params: idParams },
+    },
+    async (request, reply) => {
+      const customer = await requireVisible(app, request, 'customers', request.params.id);
+      if (!customer.avatar) throw notFound('Picture');
+      const key = String(customer.avatar);
+      const extension = key.split('.').pop() ?? 'jpg';
+      const kind = Object.values(AVATAR_KINDS).find((candidate) =>
+        candidate.extensions.includes(extension),
+      );
+      return sendStored(
+        reply,
+        { key, mime: kind?.mime ?? 'application/octet-stream', name: `avatar.${extension}` },
+        'inline',
+      );
+    },
+  );
+
+  app.delete<{ Params: IdParams }>(
+    '/api/customers/:id/avatar',
+    {
+      config: { access: 'authenticated', external: true },
+      schema: {
+        tags: ['customers'],
+        summary: "Remove the customer's picture.",
+        params: idParams,
+        response: { 200: recordAnswer(app, 'customers') },
+      },
+    },
+    async (request) => {
+      const customer = await requireVisible(app, request, 'customers', request.params.id);
+      const row = await app.db
+        .updateTable('customers')
+        .set({ avatar: null, updated_at: sql`now()` })
+        .where('id', '=', Number(customer.id))
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (customer.avatar) await getStorage().remove(String(customer.avatar));
+      return { data: row };
+    },
+  );
+}
