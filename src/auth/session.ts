@@ -3,6 +3,7 @@
  * localStorage; the external-user-mode flag set to 'no' on login and on logout. The user's
  * permissions and route set are cached beside them for the UI; the server decides anyway.
  */
+import type { ApiRecord } from '../resources/records.ts';
 import { type Preferences, pageSizeOf, withDefaults } from '../schema/preferences.ts';
 
 export const STORAGE = {
@@ -12,20 +13,18 @@ export const STORAGE = {
   user: 'user',
 } as const;
 
-export interface StoredUser {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: string;
-  language: string | null;
+/** The user record's own fields (generated type) plus what GET /api/auth/me adds. */
+export type StoredUser = Pick<
+  ApiRecord<'users'>,
+  'id' | 'email' | 'firstName' | 'lastName' | 'role' | 'language'
+> & {
   permissions: string[];
   routeSet: 'admin' | 'consultant' | null;
   /** Set for external users (accounts of a sub-broker). */
   subBrokerId?: number | null;
   /** The settings page's choices (camelCase of the API's preferences). */
   preferences?: Partial<Preferences>;
-}
+};
 
 /** Page size of a resource's list from the signed-in user's preferences (default 25). */
 export const pageSizeFor = (resource: string): number =>

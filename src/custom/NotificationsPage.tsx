@@ -4,7 +4,6 @@ import MarkEmailUnreadIcon from '@mui/icons-material/MarkEmailUnread';
 import { Alert, Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import {
   ListBase,
-  type RaRecord,
   Title,
   useGetIdentity,
   useListContext,
@@ -14,15 +13,9 @@ import {
   useUpdate,
 } from 'react-admin';
 import { formatDateTime } from '../i18n/format.ts';
+import type { ApiRecord } from '../resources/records.ts';
 
-interface NotificationRecord extends RaRecord {
-  level: 'info' | 'success' | 'warning' | 'error';
-  title: string;
-  body?: string | null;
-  link?: string | null;
-  readAt?: string | null;
-  createdAt: string;
-}
+type NotificationRecord = ApiRecord<'notifications'>;
 
 function NotificationItems() {
   const translate = useTranslate();
@@ -52,7 +45,7 @@ function NotificationItems() {
       {data.map((record) => (
         <Alert
           key={record.id}
-          severity={record.level}
+          severity={record.level ?? undefined}
           variant={record.readAt ? 'outlined' : 'standard'}
           data-testid="notification-item"
           data-read={record.readAt ? 'true' : 'false'}

@@ -16,7 +16,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { getStoredUser, updateStoredUser } from '../../auth/session.ts';
 import { api } from '../../dataProvider/apiClient.ts';
-import { LANGUAGES } from '../../i18n/index.ts';
+import { type Language, LANGUAGES } from '../../i18n/index.ts';
 import {
   APPOINTMENTS_VIEWS,
   LEADS_VIEWS,
@@ -28,7 +28,7 @@ import { OfferCredentialsSection, PasswordSection } from './SettingsAccountSecti
 import { Section } from './SettingsSection.tsx';
 
 /** What GET and PUT /api/account/settings carry (camelCase here): the language and preferences. */
-type Settings = Preferences & { language: string };
+type Settings = Preferences & { language: Language };
 
 function PreferencesSection() {
   const translate = useTranslate();
@@ -72,7 +72,7 @@ function PreferencesSection() {
           select
           label={translate('app.language')}
           value={settings.language}
-          onChange={(event) => choose('language', event.target.value)}
+          onChange={(event) => choose('language', event.target.value as Language)}
           sx={{ maxWidth: 320 }}
         >
           {LANGUAGES.map((language) => (

@@ -9,7 +9,7 @@ import { Avatar, Box, IconButton, Tooltip } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
-import { customerName } from './model.ts';
+import { type CustomerValues, customerName } from './model.ts';
 
 /** Object URLs of pictures already loaded, by storage key. */
 const loaded = new Map<string, string>();
@@ -36,13 +36,7 @@ function useAvatarUrl(id: unknown, key: unknown): string | undefined {
   return loaded.get(wanted) ?? (fetched?.key === wanted ? fetched.url : undefined);
 }
 
-export function CustomerAvatar({
-  record,
-  size = 40,
-}: {
-  record: Record<string, unknown>;
-  size?: number;
-}) {
+export function CustomerAvatar({ record, size = 40 }: { record: CustomerValues; size?: number }) {
   const url = useAvatarUrl(record.id, record.avatar);
   const name = customerName(record);
   const initials = name
@@ -58,7 +52,7 @@ export function CustomerAvatar({
   );
 }
 
-export function EditableAvatar({ record }: { record: Record<string, unknown> }) {
+export function EditableAvatar({ record }: { record: CustomerValues }) {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();

@@ -27,6 +27,7 @@ import {
 } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { inputFor } from '../../resources/inputs.tsx';
+import type { ApiRecord } from '../../resources/records.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { api } from '../../dataProvider/apiClient.ts';
@@ -76,17 +77,18 @@ function CustomerSections() {
   );
 }
 
-interface Duplicate {
-  id: number;
-  organization?: string | null;
-  firstName?: string;
-  lastName?: string;
-  dateOfBirth?: string | null;
-  email?: string | null;
-  phoneNumber?: string | null;
-  city?: string | null;
-  reasons: string[];
-}
+/** A possible duplicate (GET customers/duplicates): some of its fields, and why it matched. */
+type Duplicate = Pick<
+  ApiRecord<'customers'>,
+  | 'id'
+  | 'organization'
+  | 'firstName'
+  | 'lastName'
+  | 'dateOfBirth'
+  | 'email'
+  | 'phoneNumber'
+  | 'city'
+> & { reasons: string[] };
 
 /** Save button of the create form: checks for duplicates first. */
 function SaveWithDuplicateCheck() {
@@ -158,7 +160,7 @@ function SaveWithDuplicateCheck() {
                 target="_blank"
               >
                 <ListItemText
-                  primary={`${customerName(duplicate as unknown as Record<string, unknown>)}${duplicate.city ? `, ${duplicate.city}` : ''}`}
+                  primary={`${customerName(duplicate)}${duplicate.city ? `, ${duplicate.city}` : ''}`}
                   secondary={duplicate.reasons
                     .map((reason) => translate(`app.customers.duplicates.reasons.${reason}`))
                     .join(' · ')}

@@ -24,6 +24,7 @@ import { useNavigate } from 'react-router-dom';
 import { getStoredUser } from '../../auth/session.ts';
 import { fieldFor, listFields } from '../../resources/fields.tsx';
 import { fieldLabelKey } from '../../schema/labels.ts';
+import type { ApiRecord } from '../../resources/records.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { pageSizeFor } from '../../auth/session.ts';
@@ -140,10 +141,10 @@ export default function CustomerList() {
         rowClick={(id) => `/${area}/${resourceRoute(area, 'customers', 'show', id)}`}
         bulkActionButtons={false}
       >
-        <FunctionField
+        <FunctionField<ApiRecord<'customers'>>
           source="lastName"
           label={fieldLabelKey(model.name, 'lastName')}
-          render={(record: Record<string, unknown>) => (
+          render={(record) => (
             <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
               <CustomerAvatar record={record} size={28} />
               {customerName(record)}

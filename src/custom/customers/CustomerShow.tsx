@@ -17,6 +17,7 @@ import {
 } from 'react-admin';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { fieldFor } from '../../resources/fields.tsx';
+import type { ApiRecord } from '../../resources/records.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { EditableAvatar } from './CustomerAvatar.tsx';
@@ -92,7 +93,7 @@ function ComingTab({ tab }: { tab: CustomerTab }) {
 }
 
 function Header() {
-  const record = useRecordContext();
+  const record = useRecordContext<ApiRecord<'customers'>>();
   const translate = useTranslate();
   const area = useArea();
   const navigate = useNavigate();
@@ -155,7 +156,7 @@ function Header() {
 
 function CustomerTabs() {
   const translate = useTranslate();
-  const record = useRecordContext();
+  const record = useRecordContext<ApiRecord<'customers'>>();
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab') as CustomerTab | null;
   const tab: CustomerTab = requested && TABS.includes(requested) ? requested : 'overview';
@@ -210,7 +211,7 @@ function CustomerTabs() {
 }
 
 function Page() {
-  const record = useRecordContext();
+  const record = useRecordContext<ApiRecord<'customers'>>();
   if (!record) return null;
   return (
     <Box sx={{ mt: 2 }}>

@@ -32,20 +32,12 @@ import {
   useTranslate,
 } from 'react-admin';
 import { formatDateTime } from '../../i18n/format.ts';
+import type { ApiRecord } from '../../resources/records.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
 import { documentModel } from './model.ts';
 
-interface DocumentRecord {
-  id: number;
-  documentName: string;
-  documentType?: string | null;
-  documentRelatedTo?: string | null;
-  documentFile?: string | null;
-  originalName?: string | null;
-  sizeBytes?: number | null;
-  createdAt: string;
-}
+type DocumentRecord = ApiRecord<'documents'>;
 
 const size = (bytes: number | null | undefined) =>
   !bytes
@@ -170,7 +162,7 @@ function UploadForm({ customerId, onDone }: { customerId: number; onDone: () => 
 }
 
 export function DocumentsTab() {
-  const customer = useRecordContext();
+  const customer = useRecordContext<ApiRecord<'customers'>>();
   const translate = useTranslate();
   const language = useLocale();
   const notify = useNotify();

@@ -19,11 +19,8 @@ import {
 import { useState } from 'react';
 import { Button, useGetList, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
-
-const localized = (record: Record<string, unknown>, locale: string) => {
-  const key = `name${locale.charAt(0).toUpperCase()}${locale.slice(1)}`;
-  return String(record[key] || record.nameDe || `#${record.id}`);
-};
+import type { ApiRecord } from '../../resources/records.ts';
+import { leadSourceName } from './model.ts';
 
 export function ExportButton() {
   const translate = useTranslate();
@@ -34,7 +31,7 @@ export function ExportButton() {
   const [until, setUntil] = useState('');
   const [sources, setSources] = useState<number[]>([]);
   const [busy, setBusy] = useState(false);
-  const { data: leadSources = [] } = useGetList('lead-sources', {
+  const { data: leadSources = [] } = useGetList<ApiRecord<'lead-sources'>>('lead-sources', {
     pagination: { page: 1, perPage: 200 },
     sort: { field: 'id', order: 'ASC' },
   });
@@ -114,7 +111,7 @@ export function ExportButton() {
                     }
                   />
                 }
-                label={localized(source, locale)}
+                label={leadSourceName(source, locale)}
               />
             ))}
           </FormGroup>

@@ -42,6 +42,7 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { formatDate } from '../../i18n/format.ts';
 import { inputFor } from '../../resources/inputs.tsx';
+import type { ApiRecord } from '../../resources/records.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
@@ -119,18 +120,10 @@ function MemberDialog({
   );
 }
 
-interface Member {
-  id: Identifier;
-  firstName: string;
-  lastName: string;
-  relation?: string | null;
-  dateOfBirth?: string | null;
-  sameHousehold?: boolean | null;
-  linkedCustomerId?: number | null;
-}
+type Member = ApiRecord<'household-members'>;
 
 export function HouseholdTab() {
-  const customer = useRecordContext();
+  const customer = useRecordContext<ApiRecord<'customers'>>();
   const translate = useTranslate();
   const language = useLocale();
   const notify = useNotify();

@@ -19,10 +19,9 @@ import {
 import { useMemo } from 'react';
 import { useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { fieldLabelKey } from '../../schema/labels.ts';
-import type { LeadSource, StaffUser } from '../../types/generated.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import type { Preview } from './importCalls.ts';
-import { customerModel } from './model.ts';
+import { customerModel, leadSourceName } from './model.ts';
 
 /** Values set on every imported row ('' = none: taken from the file, or unassigned). */
 export interface RowDefaults {
@@ -61,13 +60,7 @@ export function ImportMappingCard({
     pagination: { page: 1, perPage: 200 },
     sort: { field: 'lastName', order: 'ASC' },
   });
-  const localizedName = (source: LeadSource & { id: number }) =>
-    String(
-      source[`name${locale.charAt(0).toUpperCase()}${locale.slice(1)}` as keyof LeadSource] ||
-        source.nameDe ||
-        `#${source.id}`,
-    );
-  const consultantName = (user: StaffUser) => `${user.firstName} ${user.lastName}`;
+  const consultantName = (user: ApiRecord<'users'>) => `${user.firstName} ${user.lastName}`;
 
   return (
     <Card>
@@ -132,7 +125,7 @@ export function ImportMappingCard({
             </MenuItem>
             {leadSources.map((source) => (
               <MenuItem key={source.id} value={Number(source.id)}>
-                {localizedName(source)}
+                {leadSourceName(source, locale)}
               </MenuItem>
             ))}
           </TextField>

@@ -27,16 +27,17 @@ import {
   useTranslate,
 } from 'react-admin';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
+import type { ApiRecord } from '../../resources/records.ts';
 import { customerName } from './model.ts';
 
 export function MergeButton() {
-  const record = useRecordContext();
+  const record = useRecordContext<ApiRecord<'customers'>>();
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
-  const [duplicate, setDuplicate] = useState<Record<string, unknown> | null>(null);
+  const [duplicate, setDuplicate] = useState<ApiRecord<'customers'> | null>(null);
   const [fillEmpty, setFillEmpty] = useState(true);
   const [busy, setBusy] = useState(false);
   const { data = [] } = useGetList(

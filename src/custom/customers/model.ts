@@ -4,6 +4,7 @@
  * server/customers/rules.ts; the messages here are translation keys).
  */
 import { getStoredUser } from '../../auth/session.ts';
+import type { ApiRecord } from '../../resources/records.ts';
 import { getModel } from '../../resources/registry.ts';
 import type { FieldModel } from '../../schema/model.ts';
 
@@ -65,12 +66,21 @@ const today = (): string =>
     day: '2-digit',
   }).format(new Date());
 
-type Values = Record<string, unknown>;
+/** A customer as the forms and lists hold it: possibly incomplete (a new record, a list row). */
+export type CustomerValues = Partial<ApiRecord<'customers'>>;
+/** The person fields customers and household members share. */
+type PersonValues = Partial<
+  Pick<
+    ApiRecord<'household-members'>,
+    'dateOfBirth' | 'partnershipDate' | 'permitType' | 'nationality'
+  >
+>;
+
 const filled = (value: unknown): value is string =>
   typeof value === 'string' && value.trim() !== '';
 
 /** Date rules shared by customers and household members. */
-export function validatePerson(values: Values): Record<string, string> {
+export function validatePerson(values: PersonValues): Record<string, string> {
   const errors: Record<string, string> = {};
   const birth = values.dateOfBirth;
   const partnership = values.partnershipDate;
@@ -83,7 +93,7 @@ export function validatePerson(values: Values): Record<string, string> {
   return errors;
 }
 
-export function validateCustomer(values: Values): Record<string, string> {
+export function validateCustomer(values: CustomerValues): Record<string, string> {
   const errors = validatePerson(values);
   if (
     filled(values.zip) &&
@@ -97,8 +107,16 @@ export function validateCustomer(values: Values): Record<string, string> {
   return errors;
 }
 
+/** A lead source's name in the language (else German, else its id), for the import and export. */
+export function leadSourceName(source: ApiRecord<'lead-sources'>, locale: string): string {
+  const key = `name${locale.charAt(0).toUpperCase()}${locale.slice(1)}`;
+  return String(source[key as keyof typeof source] || source.nameDe || `#${source.id}`);
+}
+
 /** Name shown for a customer (the schema's representation: organization, else first and last name). */
-export function customerName(record: Values | undefined): string {
+export function customerName(
+  record: Pick<CustomerValues, 'organization' | 'firstName' | 'lastName'> | undefined,
+): string {
   if (!record) return '';
   if (filled(record.organization)) return record.organization;
   return [record.firstName, record.lastName].filter(filled).join(' ');

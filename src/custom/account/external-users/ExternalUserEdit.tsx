@@ -15,11 +15,12 @@ import {
   useRecordContext,
 } from 'react-admin';
 import { inputFor } from '../../../resources/inputs.tsx';
+import type { ApiRecord } from '../../../resources/records.ts';
 import { getModel } from '../../../resources/registry.ts';
 import { api, messageOf } from '../../../dataProvider/apiClient.ts';
 
 function SendPasswordLink() {
-  const record = useRecordContext();
+  const record = useRecordContext<ApiRecord<'external-users'>>();
   const notify = useNotify();
   if (!record?.userId) return null;
   return (

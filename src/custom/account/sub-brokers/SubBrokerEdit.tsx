@@ -25,6 +25,7 @@ import {
 } from 'react-admin';
 import { fieldFor, listFields } from '../../../resources/fields.tsx';
 import { inputFor } from '../../../resources/inputs.tsx';
+import type { ApiRecord } from '../../../resources/records.ts';
 import { getModel } from '../../../resources/registry.ts';
 
 const RULES = 'sub-broker-rules';
@@ -105,7 +106,7 @@ function RuleDialog({
 }
 
 function Rules() {
-  const record = useRecordContext();
+  const record = useRecordContext<ApiRecord<'sub-brokers'>>();
   const translate = useTranslate();
   const [editing, setEditing] = useState<Identifier | 'new' | null>(null);
   const model = getModel(RULES);

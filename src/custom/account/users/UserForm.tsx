@@ -22,6 +22,7 @@ import {
 import { cloneElement, type ReactElement } from 'react';
 import { getStoredUser } from '../../../auth/session.ts';
 import { inputFor } from '../../../resources/inputs.tsx';
+import type { ApiRecord } from '../../../resources/records.ts';
 import { getModel } from '../../../resources/registry.ts';
 import { resourceRoute } from '../../../shell/paths.ts';
 import { useArea } from '../../../shell/area.ts';
@@ -32,7 +33,7 @@ const RIGHTS = new Set(['role', 'additionalPermissions', 'isActive']);
 
 function Inputs({ group }: { group: string }) {
   const model = getModel('users');
-  const record = useRecordContext();
+  const record = useRecordContext<ApiRecord<'users'>>();
   const self = record?.id !== undefined && record.id === getStoredUser()?.id;
   return (
     <>
@@ -63,7 +64,7 @@ function UserTabs({ toolbar }: { toolbar: ReactElement }) {
 }
 
 function AccountActions() {
-  const record = useRecordContext();
+  const record = useRecordContext<ApiRecord<'users'>>();
   const notify = useNotify();
   if (!record) return null;
   const act = async (action: 'send-password-link' | 'revoke-sessions', done: string) => {

@@ -26,21 +26,31 @@ import {
 import { pageSizeFor } from '../../../auth/session.ts';
 import { fieldFor, listFields } from '../../../resources/fields.tsx';
 import { filtersFor } from '../../../resources/inputs.tsx';
+import type { ApiRecord } from '../../../resources/records.ts';
+import type { Role } from '../../../schema/permissions.ts';
 import { getModel } from '../../../resources/registry.ts';
 import { resourceRoute } from '../../../shell/paths.ts';
 import { useArea } from '../../../shell/area.ts';
 import { api, messageOf } from '../../../dataProvider/apiClient.ts';
 
-const ROLES = ['CONSULTANT', 'BACKOFFICE', 'BACKOFFICE-CALLCENTER', 'ADMIN', 'EMPLOYEE', 'PARTNER'];
+/** The roles an approval can give, the usual one first. */
+const ROLES: Role[] = [
+  'CONSULTANT',
+  'BACKOFFICE',
+  'BACKOFFICE-CALLCENTER',
+  'ADMIN',
+  'EMPLOYEE',
+  'PARTNER',
+];
 
 /** Approve (with the role the account gets) or decline a pending registration. */
 export function RegistrationActions() {
-  const record = useRecordContext();
+  const record = useRecordContext<ApiRecord<'users'>>();
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
   const [open, setOpen] = useState(false);
-  const [role, setRole] = useState('CONSULTANT');
+  const [role, setRole] = useState<Role>('CONSULTANT');
   if (!record || record.registrationStatus !== 'pending') return null;
   const decide = async (action: 'approve' | 'reject') => {
     try {
@@ -59,9 +69,7 @@ export function RegistrationActions() {
       <Button label="app.users.approve" onClick={() => setOpen(true)} />
       <Button label="app.users.reject" color="error" onClick={() => void decide('reject')} />
       <Dialog open={open} onClose={() => setOpen(false)}>
-        <DialogTitle>
-          {translate('app.users.approveTitle', { email: String(record.email) })}
-        </DialogTitle>
+        <DialogTitle>{translate('app.users.approveTitle', { email: record.email })}</DialogTitle>
         <DialogContent>
           <TextField
             select
@@ -69,7 +77,7 @@ export function RegistrationActions() {
             sx={{ mt: 1 }}
             label={translate('resources.users.fields.role')}
             value={role}
-            onChange={(event) => setRole(event.target.value)}
+            onChange={(event) => setRole(event.target.value as Role)}
           >
             {ROLES.map((value) => (
               <MenuItem key={value} value={value}>
