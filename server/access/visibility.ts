@@ -31,7 +31,7 @@ import type { Principal } from '../auth/permissions.ts';
 import { routeSetOf } from '../auth/permissions.ts';
 import type { DB, Row } from '../db/index.ts';
 import type { HookContext, ScopeCondition, WriteContext } from '../crud/hooks.ts';
-import { ApiError, validationError } from '../http/errors.ts';
+import { ApiError, assertNoErrors } from '../http/errors.ts';
 
 export type VisibilityMode = 'all' | 'owner' | 'sub-broker' | 'none';
 
@@ -217,7 +217,7 @@ export async function enforceOwnership(values: Row, context: WriteContext): Prom
       errors[empty[0].column] ??= ['is required'];
     }
   }
-  if (Object.keys(errors).length > 0) throw validationError(errors);
+  assertNoErrors(errors);
   return out;
 }
 

@@ -13,7 +13,7 @@ import { ROLES } from '../auth/permissions.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import type { DB } from '../db/index.ts';
 import { ApiError, forbidden, notFound, validationError } from '../http/errors.ts';
-import { MESSAGE_SCHEMA } from '../http/lists.ts';
+import { dataSchema, MESSAGE_SCHEMA } from '../http/lists.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { mailToUser } from '../mail/mailer.ts';
 import { sendInvitation } from './hooks.ts';
@@ -40,10 +40,7 @@ export const userRow = (db: DB, id: number) =>
     .where('u.id', '=', id)
     .executeTakeFirst();
 
-const userAnswer = {
-  type: 'object',
-  properties: { data: { type: 'object', additionalProperties: true } },
-};
+const userAnswer = dataSchema({ type: 'object', additionalProperties: true });
 
 type AccountRequest = FastifyRequest<{ Params: IdParams; Body?: { role?: string } }>;
 

@@ -10,6 +10,7 @@ import type { Preferences } from '../../src/schema/preferences.ts';
 import { PREFERENCES_WIRE_SCHEMA } from '../../src/schema/preferences.ts';
 import { loadPreferences, preferencesWire } from '../account/preferences.ts';
 import { ApiError } from '../http/errors.ts';
+import { dataSchema } from '../http/lists.ts';
 import { audit } from './audit.ts';
 import { getDummyHash, hashPassword, needsRehash, verifyPassword } from './password.ts';
 import { routeSetOf } from './permissions.ts';
@@ -213,7 +214,7 @@ export default async function auth(app: FastifyInstance, options: AuthOptions): 
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user, with its preferences.',
-        response: { 200: { type: 'object', properties: { data: userShape } } },
+        response: { 200: dataSchema(userShape) },
       },
     },
     async (request) => ({

@@ -15,7 +15,7 @@ import type { ResourceModel } from '../../src/schema/model.ts';
 import { recordScope } from '../access/scope.ts';
 import { enforceOwnership } from '../access/visibility.ts';
 import type { DB, Row } from '../db/index.ts';
-import { notFound, validationError } from '../http/errors.ts';
+import { assertNoErrors, notFound } from '../http/errors.ts';
 import { dataSchema, listMeta, listSchema, offsetOf } from '../http/lists.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { createAjvInstance, inputSchema, responseSchema } from '../http/validation.ts';
@@ -77,7 +77,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
           existing,
         };
         const errors = await own.validate?.(body, context);
-        if (errors && Object.keys(errors).length > 0) throw validationError(errors);
+        if (errors) assertNoErrors(errors);
         await checkReferences(trx, model, body);
         let values = toColumns(model, body);
         if (own.prepare) values = await own.prepare(values, context);

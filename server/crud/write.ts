@@ -5,7 +5,7 @@
 import { type SqlBool, sql } from 'kysely';
 import type { ResourceModel } from '../../src/schema/model.ts';
 import type { DB, Row } from '../db/index.ts';
-import { ApiError, validationError } from '../http/errors.ts';
+import { ApiError, assertNoErrors, validationError } from '../http/errors.ts';
 
 const JSON_KINDS = new Set(['references', 'enumArray', 'object', 'array']);
 
@@ -42,7 +42,7 @@ export async function checkReferences(db: DB, model: ResourceModel, body: Row): 
     if (missing.length > 0)
       errors[field.column] = [`refers to unknown ${field.reference}: ${missing.join(', ')}`];
   }
-  if (Object.keys(errors).length > 0) throw validationError(errors);
+  assertNoErrors(errors);
 }
 
 interface PgError {

@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { validationError } from '../http/errors.ts';
 import {
+  dataSchema,
   escapeLike,
   listMeta,
   listSchema,
@@ -52,18 +53,13 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
         tags: TAGS,
         summary: 'The languages of the interface (de, en, fr, it).',
         response: {
-          200: {
-            type: 'object',
-            properties: {
-              data: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: { id: { type: 'integer' }, abbreviation: { type: 'string' } },
-                },
-              },
+          200: dataSchema({
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { id: { type: 'integer' }, abbreviation: { type: 'string' } },
             },
-          },
+          }),
         },
       },
     },
