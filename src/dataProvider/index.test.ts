@@ -1,61 +1,20 @@
-import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { HttpError } from 'react-admin';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+/**
+ * The data provider's calls (./index.ts): the URLs, query strings and bodies it builds for each
+ * react-admin method, and the records it returns (see ./transport.test.ts for headers and errors).
+ */
+import { describe, expect, it, vi } from 'vitest';
 import { createDataProvider, type HttpClient, listQuery } from './index.ts';
+import {
+  API,
+  listAnswer,
+  provider,
+  rejectionOf,
+  respondWith,
+  startApiServer,
+} from './providerTesting.ts';
 
-const API = 'http://localhost/api';
-
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  server.resetHandlers();
-  vi.unstubAllGlobals();
-});
-afterAll(() => server.close());
-
-interface Seen {
-  method: string;
-  url: URL;
-  headers: Headers;
-  body: unknown;
-}
-
-/** Answers every request with `answer` (JSON, `status`) and records what was sent. */
-function respond(answer: unknown, status = 200): Seen[] {
-  const seen: Seen[] = [];
-  server.use(
-    http.all(`${API}/*`, async ({ request }) => {
-      const text = await request.text();
-      seen.push({
-        method: request.method,
-        url: new URL(request.url),
-        headers: request.headers,
-        body: text ? JSON.parse(text) : undefined,
-      });
-      return HttpResponse.json(answer as Record<string, unknown>, { status });
-    }),
-  );
-  return seen;
-}
-
-const provider = (token: string | null = null) =>
-  createDataProvider({ apiUrl: API, getToken: () => token });
-
-const listAnswer = (data: unknown[], total = data.length) => ({
-  data,
-  meta: { current_page: 1, per_page: 25, total, last_page: 1 },
-});
-
-/** The rejection of `promise`, failing the test if it resolves. */
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
-}
+const server = startApiServer();
+const respond = (answer: unknown, status = 200) => respondWith(server, answer, status);
 
 describe('getList', () => {
   it('builds page, per_page, sort, order, search and snake_cased filters', async () => {
@@ -289,143 +248,5 @@ describe('delete and deleteMany', () => {
     respond({});
     const error = await rejectionOf(provider().delete('companies', { id: 4 }));
     expect((error as Error).message).toMatch(/delete on "companies" has no "data"/);
-  });
-});
-
-describe('authorization', () => {
-  it('sends Authorization: Bearer <token> when there is a token', async () => {
-    const seen = respond({ data: { id: 1 } });
-    await provider('s3cr3t').getOne('users', { id: 1 });
-    expect(seen[0].headers.get('authorization')).toBe('Bearer s3cr3t');
-    expect(seen[0].headers.get('accept')).toBe('application/json');
-  });
-
-  it('sends no Authorization header without a token', async () => {
-    const seen = respond({ data: { id: 1 } });
-    await provider(null).getOne('users', { id: 1 });
-    expect(seen[0].headers.has('authorization')).toBe(false);
-  });
-
-  it('reads the token from localStorage "token" by default', async () => {
-    const getItem = vi.fn((key: string) => (key === 'token' ? 'from-storage' : null));
-    vi.stubGlobal('localStorage', { getItem });
-    const seen = respond({ data: { id: 1 } });
-    await createDataProvider({ apiUrl: API }).getOne('users', { id: 1 });
-    expect(getItem).toHaveBeenCalledWith('token');
-    expect(seen[0].headers.get('authorization')).toBe('Bearer from-storage');
-  });
-
-  it('uses an injected httpClient with the same URL and headers', async () => {
-    const httpClient = vi.fn<HttpClient>(async () => ({
-      status: 200,
-      headers: new Headers(),
-      body: '',
-      json: { data: { id: 2, name_de: 'X' } },
-    }));
-    const dataProvider = createDataProvider({
-      apiUrl: 'https://crm.example/api/',
-      httpClient,
-      getToken: () => 't',
-    });
-    const result = await dataProvider.update('companies', {
-      id: 2,
-      data: { id: 2, nameDe: 'X' },
-      previousData: { id: 2 },
-    });
-    expect(result.data).toEqual({ id: 2, nameDe: 'X' });
-    const [url, options] = httpClient.mock.calls[0];
-    expect(url).toBe('https://crm.example/api/companies/2');
-    expect(options?.method).toBe('PUT');
-    expect(options?.body).toBe('{"name_de":"X"}');
-    expect(options?.headers?.get('Authorization')).toBe('Bearer t');
-  });
-});
-
-describe('errors', () => {
-  it('turns a 422 into HttpError with camelCased field errors beside the inputs', async () => {
-    respond(
-      {
-        message: 'The data is not valid: name_de, email_to.email.',
-        errors: {
-          name_de: ['is required'],
-          'email_to.email': ['must match format "email"', 'must NOT have more than 254 characters'],
-          'email_settings.email_to.0.address': ['is required'],
-          _: ['is already used by another record'],
-        },
-      },
-      422,
-    );
-    const error = await rejectionOf(provider().create('companies', { data: {} }));
-    expect(error).toBeInstanceOf(HttpError);
-    const httpError = error as HttpError;
-    expect(httpError.status).toBe(422);
-    expect(httpError.message).toBe('The data is not valid: name_de, email_to.email.');
-    expect(httpError.body).toEqual({
-      errors: {
-        nameDe: 'is required',
-        'emailTo.email': 'must match format "email"; must NOT have more than 254 characters',
-        'emailSettings.emailTo.0.address': 'is required',
-        'root.serverError': 'is already used by another record',
-      },
-    });
-  });
-
-  it('gives a 422 without field errors an empty errors object (react-admin then notifies)', async () => {
-    respond({ message: 'Nope.' }, 422);
-    const error = (await rejectionOf(
-      provider().update('companies', { id: 1, data: {}, previousData: { id: 1 } }),
-    )) as HttpError;
-    expect(error.status).toBe(422);
-    expect(error.message).toBe('Nope.');
-    expect(error.body).toEqual({ errors: {} });
-  });
-
-  it.each([400, 401, 403, 404, 409, 429, 500])(
-    'turns %i into HttpError(body.message, status, body)',
-    async (status) => {
-      const answer = { message: `failure ${status}` };
-      respond(answer, status);
-      const error = (await rejectionOf(provider().getOne('companies', { id: 1 }))) as HttpError;
-      expect(error).toBeInstanceOf(HttpError);
-      expect(error.status).toBe(status);
-      expect(error.message).toBe(`failure ${status}`);
-      expect(error.body).toEqual(answer);
-    },
-  );
-
-  it('uses the status text when the error body has no message', async () => {
-    server.use(
-      http.get(
-        `${API}/companies/1`,
-        () => new HttpResponse('oops', { status: 503, statusText: 'Service Unavailable' }),
-      ),
-    );
-    const error = (await rejectionOf(provider().getOne('companies', { id: 1 }))) as HttpError;
-    expect(error.status).toBe(503);
-    expect(error.message).toBe('Service Unavailable');
-  });
-
-  it('turns a network failure into HttpError with status 0 and a clear message', async () => {
-    server.use(http.get(`${API}/companies/1`, () => HttpResponse.error()));
-    const error = (await rejectionOf(provider().getOne('companies', { id: 1 }))) as HttpError;
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error.status).toBe(0);
-    expect(error.message).toContain(`Cannot reach the server (GET ${API}/companies/1)`);
-    expect(error.cause).toBeInstanceOf(TypeError);
-  });
-
-  it('rejects a partial failure of deleteMany with the HttpError of the failing id', async () => {
-    server.use(
-      http.delete(`${API}/companies/:id`, ({ params }) =>
-        params.id === '2'
-          ? HttpResponse.json({ message: 'Still used.' }, { status: 409 })
-          : HttpResponse.json({ data: { id: Number(params.id) } }),
-      ),
-    );
-    const error = (await rejectionOf(
-      provider().deleteMany('companies', { ids: [1, 2, 3] }),
-    )) as HttpError;
-    expect(error.status).toBe(409);
-    expect(error.message).toBe('Still used.');
   });
 });
