@@ -3,6 +3,9 @@
  * route set, and every public route; the menus only point at routes of their own area. The path
  * helpers (src/shell/paths.ts) agree with it, and give undeclared resources generic admin paths.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SPEC_ADMIN, SPEC_CONSULTANT, SPEC_PUBLIC } from '../spec-routes.ts';
 import { PUBLIC_ROUTES, ROUTES, routesOf } from '../../src/routes.tsx';
@@ -88,5 +91,19 @@ describe('route table', () => {
     expect(resourceRoute('admin', 'gizmos', 'show', 4)).toBe('gizmos/4');
     expect(resourceRoute('admin', 'gizmos', 'edit', 4)).toBe('gizmos/4/edit');
     expect(resourceRoute('consultant', 'gizmos', 'list')).toBeUndefined();
+  });
+
+  it('is imported only by the shell (src/App.tsx, src/shell/); screens use src/shell/paths.ts', () => {
+    const src = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
+    const importers = (readdirSync(src, { recursive: true }) as string[])
+      .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
+      .filter((file) =>
+        /from '(\.\.?\/)+routes\.tsx'/.test(readFileSync(path.join(src, file), 'utf8')),
+      )
+      .map((file) => file.split(path.sep).join('/'))
+      .filter((file) => file !== 'App.tsx' && !file.startsWith('shell/'));
+    expect(importers).toEqual([]);
+    const paths = readFileSync(path.join(src, 'shell', 'paths.ts'), 'utf8');
+    expect(paths).not.toMatch(/from '(react|react-admin|@mui\/[^']*)'/);
   });
 });
