@@ -16,7 +16,7 @@ import { recordScope } from '../access/scope.ts';
 import { enforceOwnership } from '../access/visibility.ts';
 import type { DB, Row } from '../db/index.ts';
 import { assertNoErrors, notFound } from '../http/errors.ts';
-import { dataSchema, listMeta, listSchema, offsetOf } from '../http/lists.ts';
+import { COUNT_TOTAL, dataSchema, listSchema, offsetOf, pageAnswer } from '../http/lists.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { createAjvInstance, inputSchema, responseSchema } from '../http/validation.ts';
 import type { HookContext, WriteContext } from './hooks.ts';
@@ -120,7 +120,8 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
       const direction = (
         query.order ?? (query.sort ? 'asc' : (defaultSort?.order ?? 'asc'))
       ).toLowerCase() as 'asc' | 'desc';
-      const [rows, countRow] = await Promise.all([
+      return pageAnswer(
+        query,
         db
           .selectFrom(model.table)
           .selectAll()
@@ -130,13 +131,8 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
           .limit(query.per_page)
           .offset(offsetOf(query))
           .execute(),
-        db
-          .selectFrom(model.table)
-          .select(sql<number>`count(*)`.as('total'))
-          .where(where)
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { data: rows, meta: listMeta(query.page, query.per_page, Number(countRow.total)) };
+        db.selectFrom(model.table).select(COUNT_TOTAL).where(where).executeTakeFirstOrThrow(),
+      );
     },
   );
 

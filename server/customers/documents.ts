@@ -27,6 +27,18 @@ import {
 export async function documentRoutes(app: FastifyInstance): Promise<void> {
   const validateDocument = createAjvInstance.compile(inputSchema(modelOf(app, 'documents').schema));
 
+  /** Sets the customer's picture (a stored key, or none) and removes the file it replaces. */
+  const replaceAvatar = async (customer: Row, key: string | null) => {
+    const row = await app.db
+      .updateTable('customers')
+      .set({ avatar: key, updated_at: sql`now()` })
+      .where('id', '=', Number(customer.id))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (customer.avatar) await getStorage().remove(String(customer.avatar));
+    return { data: row };
+  };
+
   app.post<{ Params: IdParams }>(
     '/api/customers/:id/documents',
     {
@@ -126,14 +138,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         maxBytes: AVATAR_MAX_BYTES,
       });
       if (!upload.file) throw validationError({ file: ['is required'] });
-      const row = await app.db
-        .updateTable('customers')
-        .set({ avatar: upload.file.key, updated_at: sql`now()` })
-        .where('id', '=', Number(customer.id))
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (customer.avatar) await getStorage().remove(String(customer.avatar));
-      return { data: row };
+      return replaceAvatar(customer, upload.file.key);
     },
   );
 
@@ -172,14 +177,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const customer = await requireVisible(app, request, 'customers', request.params.id);
-      const row = await app.db
-        .updateTable('customers')
-        .set({ avatar: null, updated_at: sql`now()` })
-        .where('id', '=', Number(customer.id))
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (customer.avatar) await getStorage().remove(String(customer.avatar));
-      return { data: row };
+      return replaceAvatar(customer, null);
     },
   );
 }

@@ -2,6 +2,7 @@
  * The provider API's answer envelopes (`{ data }`, `{ data, meta }`, `{ message }`) and paging,
  * shared by the generic CRUD routes and the hand-written routes.
  */
+import { sql } from 'kysely';
 
 /** Query schema of `page` (1-based); `maximum` bounds the offset a client can ask for. */
 export const pageSchema = (maximum = 1_000_000) =>
@@ -64,6 +65,19 @@ export const listMeta = (page: number, perPage: number, total: number): ListMeta
   total,
   last_page: Math.max(1, Math.ceil(total / perPage)),
 });
+
+/** Select expression of a list's count query: `total`. */
+export const COUNT_TOTAL = sql<number>`count(*)`.as('total');
+
+/** `{ data, meta }` of one page: the page's rows and the count of all (both queried at once). */
+export async function pageAnswer<T>(
+  query: PageQuery,
+  rows: Promise<T[]>,
+  count: Promise<{ total: unknown }>,
+): Promise<{ data: T[]; meta: ListMeta }> {
+  const [data, counted] = await Promise.all([rows, count]);
+  return { data, meta: listMeta(query.page, query.per_page, Number(counted.total)) };
+}
 
 /** Escapes LIKE wildcards so user text matches literally. */
 export const escapeLike = (text: string): string =>

@@ -10,9 +10,10 @@ import { type SqlBool, sql } from 'kysely';
 import { INT_MAX } from '../../src/schema/limits.ts';
 import { assertNoErrors } from '../http/errors.ts';
 import {
-  listMeta,
+  COUNT_TOTAL,
   listSchema,
   offsetOf,
+  pageAnswer,
   type PageQuery,
   pageSchema,
   perPageSchema,
@@ -126,7 +127,8 @@ export async function missingRoutes(app: FastifyInstance): Promise<void> {
         join translations t2 on t2.translation_key_id = k2.id
         where k2.key = r.key and t2.language_id = r.language_id and t2.text <> ''
       )`;
-      const [rows, count] = await Promise.all([
+      return pageAnswer(
+        query,
         db
           .selectFrom('translation_reports as r')
           .leftJoin('translation_keys as k', 'k.key', 'r.key')
@@ -147,11 +149,10 @@ export async function missingRoutes(app: FastifyInstance): Promise<void> {
           .execute(),
         db
           .selectFrom('translation_reports as r')
-          .select(sql<number>`count(*)`.as('total'))
+          .select(COUNT_TOTAL)
           .where(open)
           .executeTakeFirstOrThrow(),
-      ]);
-      return { data: rows, meta: listMeta(query.page, query.per_page, Number(count.total)) };
+      );
     },
   );
 

@@ -12,11 +12,12 @@ import type { FastifyInstance } from 'fastify';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { validationError } from '../http/errors.ts';
 import {
+  COUNT_TOTAL,
   dataSchema,
   escapeLike,
-  listMeta,
   listSchema,
   offsetOf,
+  pageAnswer,
   type PageQuery,
   pageSchema,
   perPageSchema,
@@ -128,10 +129,13 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
         }
         return eb.and(conditions);
       };
-      const [rows, count] = await Promise.all([
-        db
-          .selectFrom('translations as t')
-          .innerJoin('translation_keys as k', 'k.id', 't.translation_key_id')
+      const matching = db
+        .selectFrom('translations as t')
+        .innerJoin('translation_keys as k', 'k.id', 't.translation_key_id')
+        .where(where);
+      return pageAnswer(
+        query,
+        matching
           .select([
             't.id',
             't.translation_key_id',
@@ -139,19 +143,12 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
             't.language_id',
             't.text',
           ])
-          .where(where)
           .orderBy('k.key')
           .limit(query.per_page)
           .offset(offsetOf(query))
           .execute(),
-        db
-          .selectFrom('translations as t')
-          .innerJoin('translation_keys as k', 'k.id', 't.translation_key_id')
-          .select(sql<number>`count(*)`.as('total'))
-          .where(where)
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { data: rows, meta: listMeta(query.page, query.per_page, Number(count.total)) };
+        matching.select(COUNT_TOTAL).executeTakeFirstOrThrow(),
+      );
     },
   );
 
@@ -228,25 +225,19 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
         }
         return eb.and(conditions);
       };
-      const [keys, count] = await Promise.all([
-        db
-          .selectFrom('translation_keys as k')
+      const matching = db.selectFrom('translation_keys as k').where(where);
+      const page = await pageAnswer(
+        query,
+        matching
           .select(['k.id', 'k.key'])
-          .where(where)
           .orderBy('k.key')
           .limit(query.per_page)
           .offset(offsetOf(query))
           .execute(),
-        db
-          .selectFrom('translation_keys as k')
-          .select(sql<number>`count(*)`.as('total'))
-          .where(where)
-          .executeTakeFirstOrThrow(),
-      ]);
-      return {
-        data: await entriesOf(db, keys as { id: number; key: string }[], languageIds),
-        meta: listMeta(query.page, query.per_page, Number(count.total)),
-      };
+        matching.select(COUNT_TOTAL).executeTakeFirstOrThrow(),
+      );
+      const keys = page.data as { id: number; key: string }[];
+      return { data: await entriesOf(db, keys, languageIds), meta: page.meta };
     },
   );
 }

@@ -9,11 +9,12 @@ import { sql } from 'kysely';
 import type { Row } from '../db/index.ts';
 import { notFound } from '../http/errors.ts';
 import {
+  COUNT_TOTAL,
   dataSchema,
-  listMeta,
   listMetaSchema,
   listSchema,
   offsetOf,
+  pageAnswer,
   type PageQuery,
   pageSchema,
   perPageSchema,
@@ -91,20 +92,17 @@ export default async function mail(app: FastifyInstance, options: MailerOptions)
       let base = app.db.selectFrom('outbox');
       if (query.to) base = base.where(sql`lower(to_address)`, '=', query.to.trim().toLowerCase());
       if (query.kind) base = base.where('kind', '=', query.kind);
-      const [rows, count] = await Promise.all([
+      const page = await pageAnswer(
+        query,
         base
           .selectAll()
           .orderBy('id', 'desc')
           .limit(query.per_page)
           .offset(offsetOf(query))
           .execute(),
-        base.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow(),
-      ]);
-      const total = Number(count.total);
-      return {
-        data: rows.map(serialise),
-        meta: { ...listMeta(query.page, query.per_page, total), transport: mailer.mode },
-      };
+        base.select(COUNT_TOTAL).executeTakeFirstOrThrow(),
+      );
+      return { data: page.data.map(serialise), meta: { ...page.meta, transport: mailer.mode } };
     },
   );
 
