@@ -10,8 +10,11 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are generic; rows are typed at the edges.
-export type DB = Kysely<any>;
+import type { Database as Tables } from '../../src/types/database.ts';
+
+/** The database, typed by the generated interface of every table (src/types/database.ts). */
+export type DB = Kysely<Tables>;
+export type { Tables };
 export type Row = Record<string, unknown>;
 const MIGRATION_LOCK_KEY = 727_001;
 
