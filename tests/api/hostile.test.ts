@@ -4,7 +4,7 @@
  * fields, bad query strings and bad tokens, as the admin, a consultant and anonymously; then loose
  * spellings of real ids on every `{id}` route. Each answer must be no 5xx, a 400/422 must name a
  * field, a loose id must not reach the record, a rejected write must change no row (the rules are
- * in hostile/runner.ts). FUZZ_N cases per operation (default 12), seed FUZZ_SEED; a larger run:
+ * in hostile/runner.ts). FUZZ_N cases per operation (default 10), seed FUZZ_SEED; a larger run:
  * `npm run fuzz -- --n 10000`.
  */
 import fs from 'node:fs';
@@ -12,7 +12,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './harness.ts';
-import { casesOf, looseIdCases } from './hostile/cases.ts';
+import {
+  casesOf,
+  describeMutation,
+  type HostileCase,
+  looseIdCases,
+  type Mutation,
+  type PrincipalName,
+  sweepCasesOf,
+} from './hostile/cases.ts';
 import { seededRandom } from './hostile/random.ts';
 import {
   ensureTarget,
@@ -22,9 +30,9 @@ import {
   runCase,
   targetOf,
 } from './hostile/runner.ts';
-import { looseIds } from './hostile/values.ts';
+import { type HostileClass, looseIds } from './hostile/values.ts';
 
-const PER_OPERATION = Number(process.env.FUZZ_N ?? 12);
+const PER_OPERATION = Number(process.env.FUZZ_N ?? 10);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_511);
 
 // Uploads of the run land in a folder of their own (the storage reads DOCUMENTS_DIR lazily).
@@ -55,6 +63,48 @@ async function run(cases: Parameters<typeof runCase>[1][]): Promise<Outcome[]> {
   return outcomes;
 }
 
+/** One explicit case (the requests the issue reports). */
+function probe(
+  key: string,
+  cls: HostileClass,
+  mutation: Mutation,
+  principal: PrincipalName = 'admin',
+): HostileCase {
+  const op = context.operations.find((candidate) => candidate.key === key);
+  if (!op) throw new Error(`no operation ${key}`);
+  return { op, cls, slot: describeMutation(mutation), mutation, principal, index: 20_000 };
+}
+const body = (path: string, value: unknown): Mutation => ({ kind: 'body', path: [path], value });
+
+describe('the requests issue 10 reports', () => {
+  const probes = [
+    probe('POST /api/auth/login', 'nul', body('email', 'a\u0000@x.ch'), 'anonymous'),
+    probe('POST /api/account/forgot-password', 'nul', body('email', 'a\u0000@x.ch'), 'anonymous'),
+    probe('POST /api/account/register', 'nul', body('first_name', 'a\u0000b'), 'anonymous'),
+    probe('GET /api/customers', 'nul', { kind: 'query', text: 'search=a%00b', names: ['search'] }),
+    probe('GET /api/customers', 'huge-number', {
+      kind: 'query',
+      text: 'assigned_to=2147483648',
+      names: ['assigned_to'],
+    }),
+    probe('PATCH /api/sub-products/{id}', 'huge-number', body('product_id', 3_000_000_000)),
+    probe('PATCH /api/customers/{id}', 'nul', body('notes', 'a\u0000b')),
+    probe('PATCH /api/users/{id}', 'bad-date', body('date_of_birth', '0000-01-01')),
+    probe('GET /api/notifications', 'bad-date', {
+      kind: 'query',
+      text: 'read_at_gte=0000-01-01T00%3A00%3A00Z',
+      names: ['read_at_gte'],
+    }),
+    probe('PATCH /api/sub-broker-rules/{id}', 'bad-date', body('date_from', '0000-01-01')),
+  ];
+  for (const c of probes) {
+    it(`${c.op.key} ${describeMutation(c.mutation)} (${c.principal})`, async () => {
+      await ensureTarget(context, c.op);
+      expectClean(await run([c]));
+    });
+  }
+});
+
 describe('hostile input on every operation', () => {
   it('covers every operation of the OpenAPI document, generic and hand-written', () => {
     const keys = context.operations.map((op) => op.key);
@@ -81,7 +131,8 @@ describe('hostile input on every operation', () => {
   for (const op of context.operations) {
     it(op.key, async () => {
       await ensureTarget(context, op);
-      expectClean(await run(casesOf(op, PER_OPERATION, random)));
+      // A sample of every class, then every field once with a NUL, a huge number, a bad date.
+      expectClean(await run([...casesOf(op, PER_OPERATION, random), ...sweepCasesOf(op)]));
     });
   }
 });

@@ -22,7 +22,8 @@ import {
 } from './values.ts';
 
 export type PrincipalName = 'admin' | 'consultant' | 'anonymous';
-export const PRINCIPALS: PrincipalName[] = ['admin', 'consultant', 'anonymous'];
+/** Who sends a case: signed in four times in five (anonymous cases stop at the access check). */
+const PRINCIPALS: PrincipalName[] = ['admin', 'consultant', 'admin', 'consultant', 'anonymous'];
 
 export type Mutation =
   /** Sets a (dotted) body field; `add` marks a field the schema does not have. */
@@ -240,9 +241,39 @@ export function casesOf(op: Operation, count: number, random: Random): HostileCa
       cls,
       slot: slot.name,
       mutation: slot.make(value),
-      principal: PRINCIPALS[(rng.below(3) + Math.floor(at / queue.length)) % 3],
+      principal:
+        PRINCIPALS[
+          (rng.below(PRINCIPALS.length) + Math.floor(at / queue.length)) % PRINCIPALS.length
+        ],
       index: out.length,
     });
+  }
+  return out;
+}
+
+/** The classes every slot gets once in the sweep, where the issue found 5xx answers. */
+const SWEPT: HostileClass[] = ['nul', 'huge-number', 'bad-date'];
+
+/**
+ * The sweep: every body field, query parameter and form part that takes one of the swept classes
+ * gets its first value of the class once, as the admin (who gets furthest into the server).
+ */
+export function sweepCasesOf(op: Operation): HostileCase[] {
+  const out: HostileCase[] = [];
+  for (const slot of slotsOf(op)) {
+    if (slot.name.startsWith('path.') || slot.name.startsWith('header.')) continue;
+    for (const cls of SWEPT) {
+      const value = slot.values.find((candidate) => candidate.cls === cls);
+      if (!value) continue;
+      out.push({
+        op,
+        cls,
+        slot: slot.name,
+        mutation: slot.make(value.value),
+        principal: 'admin',
+        index: 10_000 + out.length,
+      });
+    }
   }
   return out;
 }
