@@ -345,6 +345,9 @@ async function baseBody(context: HostileContext, c: HostileCase, unique: string)
   if (model && op.method === 'PUT') {
     const record = context.records.get(model.name) ?? {};
     const allowed = new Set(Object.keys(op.body?.properties ?? {}));
+    // No version: the snapshot is old, and a stale version would stop the case at the conflict
+    // check (409) before the hostile value reaches the database.
+    allowed.delete('version');
     return structuredClone(
       Object.fromEntries(Object.entries(record).filter(([key]) => allowed.has(key))),
     );
