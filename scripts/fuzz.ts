@@ -104,8 +104,9 @@ const COLUMNS = [
   '5xx',
 ];
 const columnOf = (status: number): string => {
+  // 0: the server broke the answer off (counted with the server errors).
+  if (status === 0 || status >= 500) return '5xx';
   if (status < 300) return '2xx';
-  if (status >= 500) return '5xx';
   return COLUMNS.includes(String(status)) ? String(status) : '4xx';
 };
 const RULES = ['no-5xx', 'names-field', 'loose-id', 'unchanged'] as const;

@@ -450,7 +450,22 @@ export async function runCase(context: HostileContext, c: HostileCase): Promise<
   for (let attempt = 0; ; attempt++) {
     const request = await requestOf(context, c);
     const before = isWrite ? (context.known ?? (await fingerprint(context))) : undefined;
-    const response = await context.t.app.inject(request);
+    let response: LightMyRequestResponse;
+    try {
+      response = await context.t.app.inject(request);
+    } catch (error) {
+      // The server broke the answer off (a stream destroyed after the headers went out): what a
+      // client sees as a reset connection, a server error all the same.
+      context.known = undefined;
+      return {
+        case: c,
+        method: request.method,
+        url: request.url,
+        status: 0,
+        body: String(error),
+        violations: [{ rule: 'no-5xx', detail: `the answer broke off: ${String(error)}` }],
+      };
+    }
     if (isWrite) context.known = undefined;
     // A session ended by an earlier case (logout, revoke): sign in again and repeat the case.
     if (
