@@ -37,6 +37,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_260_511);
 
 // Uploads of the run land in a folder of their own (the storage reads DOCUMENTS_DIR lazily).
 const documents = fs.mkdtempSync(path.join(os.tmpdir(), 'gscrm-hostile-'));
+const documentsBefore = process.env.DOCUMENTS_DIR;
 process.env.DOCUMENTS_DIR = documents;
 
 const t = await createTestApp();
@@ -46,6 +47,8 @@ const random = seededRandom(SEED);
 afterAll(async () => {
   await t.close();
   fs.rmSync(documents, { recursive: true, force: true });
+  if (documentsBefore === undefined) delete process.env.DOCUMENTS_DIR;
+  else process.env.DOCUMENTS_DIR = documentsBefore;
 });
 
 function expectClean(outcomes: Outcome[]): void {
@@ -74,7 +77,11 @@ function probe(
   if (!op) throw new Error(`no operation ${key}`);
   return { op, cls, slot: describeMutation(mutation), mutation, principal, index: 20_000 };
 }
-const body = (path: string, value: unknown): Mutation => ({ kind: 'body', path: [path], value });
+const body = (field: string, value: unknown): Mutation => ({
+  kind: 'body',
+  path: [field],
+  value,
+});
 
 describe('the requests issue 10 reports', () => {
   const probes = [
