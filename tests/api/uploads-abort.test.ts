@@ -166,18 +166,21 @@ function upload(
 /** The child still runs and answers /api/health, and nothing is left in the documents folder. */
 async function expectSurvived(target: Server, kept: string[]): Promise<void> {
   await sleep(500);
-  expect(alive(target.child), `the server process ended: ${target.log.join('').slice(-2000)}`).toBe(
-    true,
-  );
-  const health = await fetch(`http://127.0.0.1:${target.port}/api/health`);
-  expect(health.status).toBe(200);
+  const problems: string[] = [];
+  if (!alive(target.child)) {
+    problems.push(`the server process ended: ${target.log.join('').slice(0, 600)}`);
+  } else {
+    const health = await fetch(`http://127.0.0.1:${target.port}/api/health`);
+    if (health.status !== 200) problems.push(`/api/health answered ${health.status}`);
+  }
   let left: string[] = [];
   for (let attempt = 0; attempt < 20; attempt++) {
     left = files().filter((file) => !kept.includes(file));
     if (left.length === 0) break;
     await sleep(100);
   }
-  expect(left, 'files left in the documents folder').toEqual([]);
+  if (left.length > 0) problems.push(`files left in the documents folder: ${left.join(', ')}`);
+  expect(problems).toEqual([]);
 }
 
 beforeEach(async () => {
