@@ -40,15 +40,25 @@ const documents = fs.mkdtempSync(path.join(os.tmpdir(), 'gscrm-hostile-'));
 const documentsBefore = process.env.DOCUMENTS_DIR;
 process.env.DOCUMENTS_DIR = documents;
 
-const t = await createTestApp();
-const context = await prepareContext(t, SEED);
+const cleanUp = () => {
+  fs.rmSync(documents, { recursive: true, force: true });
+  if (documentsBefore === undefined) delete process.env.DOCUMENTS_DIR;
+  else process.env.DOCUMENTS_DIR = documentsBefore;
+};
+const t = await createTestApp().catch((error: unknown) => {
+  cleanUp();
+  throw error;
+});
+const context = await prepareContext(t, SEED).catch(async (error: unknown) => {
+  await t.close();
+  cleanUp();
+  throw error;
+});
 const random = seededRandom(SEED);
 
 afterAll(async () => {
   await t.close();
-  fs.rmSync(documents, { recursive: true, force: true });
-  if (documentsBefore === undefined) delete process.env.DOCUMENTS_DIR;
-  else process.env.DOCUMENTS_DIR = documentsBefore;
+  cleanUp();
 });
 
 function expectClean(outcomes: Outcome[]): void {
