@@ -4,8 +4,8 @@
  * token, one key convention (bodies camelCase → snake_case, answers snake_case → camelCase) and one
  * error type: every failure is a react-admin `HttpError` made by `toProviderError`
  * (./httpClient.ts) — `status` (0: the server could not be reached), `message`, `body` (the
- * server's answer; a 422's `errors` as `{ "<camelCase.path>": "message" }`), read with
- * `messageOf`, `statusOf`, `fieldErrorOf`.
+ * server's answer; a 422's `errors` as `{ "<camelCase.path>": "message" }`; a version conflict's
+ * `current` record camelCased), read with `messageOf`, `statusOf`, `fieldErrorOf`, `conflictOf`.
  *
  * - `request`: JSON exactly as sent and answered (the data provider converts keys itself);
  * - `json`: JSON with the key convention (`raw` keeps the answer's keys where they are data);
@@ -25,7 +25,15 @@ import {
   toProviderError,
 } from './httpClient.ts';
 
-export { errorDetails, fieldErrorOf, fieldErrorsOf, messageOf, statusOf } from './httpClient.ts';
+export {
+  conflictOf,
+  errorDetails,
+  fieldErrorOf,
+  fieldErrorsOf,
+  messageOf,
+  statusOf,
+  type VersionedRecord,
+} from './httpClient.ts';
 
 export interface ApiClientOptions {
   /** Base URL of the API. Default '/api'. */

@@ -5,7 +5,7 @@
  * read them (message, status, field errors).
  */
 import { fetchUtils, HttpError } from 'react-admin';
-import { isPlainObject, snakePathToCamel } from '../schema/case.ts';
+import { isPlainObject, snakePathToCamel, toCamelDeep } from '../schema/case.ts';
 
 export interface HttpResponse {
   status: number;
@@ -102,6 +102,8 @@ function isHttpErrorLike(error: unknown): error is HttpErrorLike {
  * - 422: `HttpError(message, 422, { errors: FieldErrors })`, so react-admin shows each message
  *   beside its input (a record-level error goes to `root.serverError`); other keys of the answer
  *   besides `message` (e.g. the import's `row_errors`) are kept beside `errors`;
+ * - 409 with the record as it is now (a version conflict, DESIGN.md §7):
+ *   `HttpError(message, 409, { message, current })`, `current` camelCased (read with `conflictOf`);
  * - other statuses: `HttpError(body.message || statusText, status, body)`;
  * - no answer at all: `HttpError('Cannot reach the server …', 0, null)`.
  */
@@ -115,6 +117,13 @@ export function toProviderError(error: unknown, method: string, url: string): un
       return new HttpError(message || 'The data is not valid.', 422, {
         ...rest,
         errors: toFieldErrors(errors),
+      });
+    }
+    if (error.status === 409 && isPlainObject(body) && isPlainObject(body.current)) {
+      // A version conflict carries the record as it is now, camelCased like every record.
+      return new HttpError(message || 'The record was changed in the meantime.', 409, {
+        ...body,
+        current: toCamelDeep(body.current),
       });
     }
     if (error instanceof HttpError && error.message === message && error.body === body) {
@@ -134,6 +143,26 @@ export function toProviderError(error: unknown, method: string, url: string): un
 
 /** The status of a failed call; 0 when the server could not be reached (or it is no HttpError). */
 export const statusOf = (error: unknown): number => (error instanceof HttpError ? error.status : 0);
+
+/** A record as the API answers it, camelCased: at least its id and version. */
+export interface VersionedRecord extends Record<string, unknown> {
+  id: number | string;
+  version?: number;
+}
+
+/**
+ * The current record of a version conflict (409 `{ message, current }`: someone else saved the
+ * record since it was read), or undefined for any other failure — also for a 409 without a record
+ * (e.g. a record still referenced).
+ */
+export function conflictOf(error: unknown): VersionedRecord | undefined {
+  if (!(error instanceof HttpError) || error.status !== 409) return undefined;
+  const current = (error.body as { current?: unknown } | null)?.current;
+  return isPlainObject(current) &&
+    (typeof current.id === 'number' || typeof current.id === 'string')
+    ? (current as VersionedRecord)
+    : undefined;
+}
 
 /**
  * The server's message of a failed call, for a notification; `fallback` (a translation key) when

@@ -204,6 +204,63 @@ describe('update', () => {
   });
 });
 
+describe('versions (optimistic concurrency)', () => {
+  it('PUTs the version of the edited record (params.data), not stripped with the read-only keys', async () => {
+    const seen = respond({ data: { id: 3, name_de: 'Neu', version: 5 } });
+    const result = await provider().update('companies', {
+      id: 3,
+      data: { id: 3, nameDe: 'Neu', version: 4, createdAt: 'x', updatedAt: 'y' },
+      previousData: { id: 3, nameDe: 'Alt', version: 4 },
+    });
+    expect(seen[0].body).toEqual({ name_de: 'Neu', version: 4 });
+    expect(result.data.version).toBe(5);
+  });
+
+  it('takes the version of previousData when the data has none', async () => {
+    const seen = respond({ data: { id: 3, version: 8 } });
+    await provider().update('companies', {
+      id: 3,
+      data: { nameDe: 'Neu' },
+      previousData: { id: 3, nameDe: 'Alt', version: 7 },
+    });
+    expect(seen[0].body).toEqual({ name_de: 'Neu', version: 7 });
+  });
+
+  it("prefers the data's version (an overwrite after a conflict) to previousData's", async () => {
+    const seen = respond({ data: { id: 3, version: 10 } });
+    await provider().update('companies', {
+      id: 3,
+      data: { nameDe: 'Mine', version: 9 },
+      previousData: { id: 3, nameDe: 'Alt', version: 7 },
+    });
+    expect(seen[0].body).toEqual({ name_de: 'Mine', version: 9 });
+  });
+
+  it('sends no version when neither has a usable one (last write wins)', async () => {
+    const seen = respond({ data: { id: 3 } });
+    await provider().update('companies', {
+      id: 3,
+      data: { nameDe: 'Neu', version: null },
+      previousData: { id: 3, version: 'x' },
+    });
+    expect(seen[0].body).toEqual({ name_de: 'Neu' });
+  });
+
+  it('sends no version on create nor on updateMany', async () => {
+    const seen = respond({ data: { id: 3, version: 1 } }, 201);
+    await provider().create('companies', { data: { nameDe: 'Kopie', version: 6 } });
+    await provider().updateMany('companies', {
+      ids: [1, 2],
+      data: { isPartner: true, version: 6 },
+    });
+    expect(seen.map((request) => request.body)).toEqual([
+      { name_de: 'Kopie' },
+      { is_partner: true },
+      { is_partner: true },
+    ]);
+  });
+});
+
 describe('updateMany', () => {
   it('PATCHes each id with params.data and returns the ids', async () => {
     const seen = respond({ data: { id: 1, is_active: false } });

@@ -9,10 +9,12 @@
  *   getOne            GET    {api}/{resource}/{id}                    -> { data: {...} }
  *   getMany           GET    {api}/{resource}?id=1&id=2&per_page=2     -> list envelope
  *   getManyReference  GET    {api}/{resource}?…list params…&{target_snake}={id}
- *   create            POST   {api}/{resource}        body: record         -> 201 { data }
+ *   create            POST   {api}/{resource}        body: record minus version -> 201 { data }
  *   update            PUT    {api}/{resource}/{id}   body: params.data minus id, createdAt,
- *                                                          updatedAt     -> { data }
- *   updateMany        PATCH  {api}/{resource}/{id}   body: params.data, one request per id
+ *                                                          updatedAt, with the version it is
+ *                                                          based on          -> { data }
+ *   updateMany        PATCH  {api}/{resource}/{id}   body: params.data minus version, one
+ *                                                          request per id
  *   delete            DELETE {api}/{resource}/{id}                        -> { data }
  *   deleteMany        DELETE {api}/{resource}/{id}   one request per id
  *
@@ -26,6 +28,14 @@
  *
  * Transport: the web app's one API client (./apiClient.ts). Auth: `Authorization: Bearer <token>`
  * when `getToken()` (default: localStorage 'token') gives one.
+ *
+ * Versions (optimistic concurrency, DESIGN.md §7): every record carries an integer `version`. An
+ * update sends the version the edit is based on — `params.data.version` (the edited record; an
+ * overwrite after a conflict sets it to the current one), else `params.previousData.version` — so
+ * the server answers 409 `{ message, current }` instead of silently overwriting someone else's
+ * change; that becomes `HttpError(message, 409, { current })` with `current` camelCased (read it
+ * with `conflictOf`). A create sends none (the server starts at 1); updateMany none either (one body
+ * for many records cannot name each one's version: last write wins).
  *
  * Errors: 422 `{ message, errors: { "email_to.email": ["…"] } }` becomes
  * `HttpError(message, 422, { errors: { "emailTo.email": "…" } })`, which react-admin 5 shows
@@ -59,6 +69,16 @@ export type DataProviderOptions = ApiClientOptions;
 
 /** Keys of `update` bodies that the server owns; not sent. */
 const READ_ONLY_KEYS = ['id', 'createdAt', 'updatedAt'];
+/** The optimistic-concurrency token of a record: sent only by `update`. */
+const VERSION_KEY = 'version';
+
+/** A record's version when it has a usable one (a positive integer). */
+function versionOf(record: unknown): number | undefined {
+  const version = isPlainObject(record) ? record[VERSION_KEY] : undefined;
+  return typeof version === 'number' && Number.isInteger(version) && version > 0
+    ? version
+    : undefined;
+}
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -228,7 +248,8 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
       resource: string,
       params: Parameters<DataProvider['create']>[1],
     ) => {
-      const json = await send('POST', resourcePath(resource), { body: params.data ?? {} });
+      const body = withoutKeys(params.data ?? {}, [VERSION_KEY]);
+      const json = await send('POST', resourcePath(resource), { body });
       return { data: recordOf(json, 'create', resource) as ResultRecordType };
     },
 
@@ -236,13 +257,15 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
       resource: string,
       params: Parameters<DataProvider['update']>[1],
     ) => {
-      const body = withoutKeys(params.data, READ_ONLY_KEYS);
+      const body = withoutKeys(params.data, [...READ_ONLY_KEYS, VERSION_KEY]);
+      const version = versionOf(params.data) ?? versionOf(params.previousData);
+      if (version !== undefined) body[VERSION_KEY] = version;
       const json = await send('PUT', resourcePath(resource, params.id), { body });
       return { data: recordOf(json, 'update', resource) as RecordType };
     },
 
     updateMany: async (resource: string, params: Parameters<DataProvider['updateMany']>[1]) => {
-      const body = withoutKeys(params.data, READ_ONLY_KEYS);
+      const body = withoutKeys(params.data, [...READ_ONLY_KEYS, VERSION_KEY]);
       await Promise.all(
         params.ids.map(async (id) => {
           const json = await send('PATCH', resourcePath(resource, id), { body });

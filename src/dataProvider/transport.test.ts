@@ -1,10 +1,12 @@
 /**
  * What the data provider sends besides the call itself (the token, an injected HTTP client) and how
- * failures come back: react-admin HttpErrors, field errors of a 422 beside the inputs.
+ * failures come back: react-admin HttpErrors, field errors of a 422 beside the inputs, a version
+ * conflict's current record.
  */
 import { http, HttpResponse } from 'msw';
 import { HttpError } from 'react-admin';
 import { describe, expect, it, vi } from 'vitest';
+import { conflictOf } from './apiClient.ts';
 import { createDataProvider, type HttpClient } from './index.ts';
 import { API, provider, rejectionOf, respondWith, startApiServer } from './providerTesting.ts';
 
@@ -131,6 +133,76 @@ describe('errors', () => {
     expect(error.status).toBe(0);
     expect(error.message).toContain(`Cannot reach the server (GET ${API}/companies/1)`);
     expect(error.cause).toBeInstanceOf(TypeError);
+  });
+
+  it('turns a version conflict into HttpError(message, 409, { current }) with current camelCased', async () => {
+    respond(
+      {
+        message: 'The record was changed by someone else.',
+        current: { id: 3, name_de: 'Theirs', email_settings: { email_to: [] }, version: 2 },
+      },
+      409,
+    );
+    const error = await rejectionOf(
+      provider().update('companies', {
+        id: 3,
+        data: { nameDe: 'Mine', version: 1 },
+        previousData: { id: 3, version: 1 },
+      }),
+    );
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(409);
+    expect((error as HttpError).message).toBe('The record was changed by someone else.');
+    const current = { id: 3, nameDe: 'Theirs', emailSettings: { emailTo: [] }, version: 2 };
+    expect((error as HttpError).body).toEqual({
+      message: 'The record was changed by someone else.',
+      current,
+    });
+    expect(conflictOf(error)).toEqual(current);
+  });
+
+  it('a second save from the same read gets the conflict; resent with current.version it wins', async () => {
+    // A server that keeps one record and checks the version like the real one (issue 10).
+    let stored: Record<string, unknown> = { id: 3, name_de: 'Original', version: 1 };
+    server.use(
+      http.put(`${API}/companies/3`, async ({ request }) => {
+        const body = (await request.json()) as Record<string, unknown>;
+        if (body.version !== undefined && body.version !== stored.version) {
+          return HttpResponse.json({ message: 'Changed.', current: stored }, { status: 409 });
+        }
+        const { version: _version, ...values } = body;
+        stored = { ...stored, ...values, version: Number(stored.version) + 1 };
+        return HttpResponse.json({ data: stored });
+      }),
+    );
+    const read = { id: 3, nameDe: 'Original', version: 1 };
+    const first = await provider().update('companies', {
+      id: 3,
+      data: { ...read, nameDe: 'First' },
+      previousData: read,
+    });
+    expect(first.data).toEqual({ id: 3, nameDe: 'First', version: 2 });
+    const mine = { ...read, nameDe: 'Second' };
+    const error = await rejectionOf(
+      provider().update('companies', { id: 3, data: mine, previousData: read }),
+    );
+    const current = conflictOf(error);
+    expect(current).toEqual({ id: 3, nameDe: 'First', version: 2 });
+    expect(stored.name_de).toBe('First');
+    const overwritten = await provider().update('companies', {
+      id: 3,
+      data: { ...mine, version: current?.version },
+      previousData: read,
+    });
+    expect(overwritten.data).toEqual({ id: 3, nameDe: 'Second', version: 3 });
+  });
+
+  it('reads no conflict from a 409 without a current record (a record still referenced)', async () => {
+    respond({ message: 'Still used.' }, 409);
+    const error = await rejectionOf(provider().delete('companies', { id: 1 }));
+    expect((error as HttpError).status).toBe(409);
+    expect(conflictOf(error)).toBeUndefined();
+    expect(conflictOf(new Error('x'))).toBeUndefined();
   });
 
   it('rejects a partial failure of deleteMany with the HttpError of the failing id', async () => {
