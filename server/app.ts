@@ -11,6 +11,7 @@ import { accessControl } from './access/control.ts';
 import account from './account/index.ts';
 import auth, { DEFAULT_THROTTLE, type LoginThrottle } from './auth/index.ts';
 import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './auth/sessions.ts';
+import { parseTrustProxy, trustProxyOption } from './config.ts';
 import crud from './crud/index.ts';
 import { ResourceHookRegistry } from './crud/hooks.ts';
 import customers from './customers/index.ts';
@@ -48,7 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ? { level: process.env.LOG_LEVEL ?? 'info' } : false,
     bodyLimit: 1024 * 1024,
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: trustProxyOption(parseTrustProxy(process.env.TRUST_PROXY)),
   });
   app.decorate('db', options.database.db);
   app.decorate('database', options.database);
