@@ -2,7 +2,8 @@
  * Generic list, show, edit and create views driven by the resource's schema. A resource can
  * replace any of them (src/resources/overrides.ts) without repeating its field list. Where they lead
  * (row click, edit and show buttons, after create) comes from ./navigation.ts, so every schema
- * resource is navigable whether or not the spec gives it paths.
+ * resource is navigable whether or not the spec gives it paths. The edit asks Reload or Overwrite
+ * when someone else saved the record meanwhile (./conflict/).
  */
 import {
   Create,
@@ -24,6 +25,7 @@ import {
 import { pageSizeFor } from '../auth/session.ts';
 import { useArea } from '../shell/area.ts';
 import type { ResourceModel } from '../schema/model.ts';
+import { ConflictGuard } from './conflict/ConflictGuard.tsx';
 import { fieldFor, listFields } from './fields.tsx';
 import { filtersFor, inputFor } from './inputs.tsx';
 import { type Navigation, navigationOf } from './navigation.ts';
@@ -102,7 +104,8 @@ function GenericForm({ model }: { model: ResourceModel }) {
 export function GenericEdit() {
   const model = useModel();
   const navigation = useNavigation(model);
-  // Pessimistic: the server's answer (and its field errors) arrives before the form closes.
+  // Pessimistic: the server's answer (its field errors, a version conflict) arrives before the
+  // form closes.
   return (
     <Edit
       mutationMode="pessimistic"
@@ -112,7 +115,9 @@ export function GenericEdit() {
         </TopToolbar>
       }
     >
-      <GenericForm model={model} />
+      <ConflictGuard>
+        <GenericForm model={model} />
+      </ConflictGuard>
     </Edit>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * Create and edit of a customer: the schema's inputs (inputFor) in the sections of `x-group`;
  * `isCompany` switches between the company's fields and a person's. On create, possible duplicates
- * (same name and birth date, email or phone) are shown before saving; the user may save anyway.
+ * (same name and birth date, email or phone) are shown before saving; the user may save anyway. On
+ * edit, a version conflict asks Reload or Overwrite (ConflictGuard).
  */
 import {
   Box,
@@ -26,6 +27,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
+import { ConflictGuard } from '../../resources/conflict/ConflictGuard.tsx';
 import { inputFor } from '../../resources/inputs.tsx';
 import type { ApiRecord } from '../../resources/records.ts';
 import { resourceRoute } from '../../shell/paths.ts';
@@ -226,16 +228,18 @@ export function CustomerEdit() {
       mutationMode="pessimistic"
       redirect={(_resource, id) => resourceRoute(area, 'customers', 'show', id) ?? ''}
     >
-      <SimpleForm
-        validate={validateCustomer}
-        toolbar={
-          <Toolbar>
-            <SaveButton />
-          </Toolbar>
-        }
-      >
-        <CustomerSections />
-      </SimpleForm>
+      <ConflictGuard>
+        <SimpleForm
+          validate={validateCustomer}
+          toolbar={
+            <Toolbar>
+              <SaveButton />
+            </Toolbar>
+          }
+        >
+          <CustomerSections />
+        </SimpleForm>
+      </ConflictGuard>
     </Edit>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The household tab: the customer's family members; add, edit and remove them (the schema's
- * inputs in a dialog, pessimistic so the server's field errors show beside the inputs), and turn a
- * member into a customer of its own.
+ * inputs in a dialog, pessimistic so the server's field errors show beside the inputs and a version
+ * conflict asks Reload or Overwrite), and turn a member into a customer of its own.
  */
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -41,6 +41,7 @@ import {
 } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { formatDate } from '../../i18n/format.ts';
+import { ConflictGuard } from '../../resources/conflict/ConflictGuard.tsx';
 import { inputFor } from '../../resources/inputs.tsx';
 import type { ApiRecord } from '../../resources/records.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
@@ -99,9 +100,11 @@ function MemberDialog({
             redirect={false}
             mutationOptions={{ onSuccess: () => onClose(true) }}
           >
-            <SimpleForm validate={validatePerson} toolbar={toolbar}>
-              <MemberInputs />
-            </SimpleForm>
+            <ConflictGuard>
+              <SimpleForm validate={validatePerson} toolbar={toolbar}>
+                <MemberInputs />
+              </SimpleForm>
+            </ConflictGuard>
           </EditBase>
         ) : (
           <CreateBase

@@ -1,6 +1,7 @@
 /**
  * external-users/{id}/edit: the generic inputs of the schema, plus a button that mails the account
- * a link to set its password (through its login row, POST /api/users/{userId}/send-password-link).
+ * a link to set its password (through its login row, POST /api/users/{userId}/send-password-link);
+ * a version conflict asks Reload or Overwrite (ConflictGuard).
  */
 import KeyIcon from '@mui/icons-material/Key';
 import {
@@ -14,6 +15,7 @@ import {
   useNotify,
   useRecordContext,
 } from 'react-admin';
+import { ConflictGuard } from '../../../resources/conflict/ConflictGuard.tsx';
 import { inputFor } from '../../../resources/inputs.tsx';
 import type { ApiRecord } from '../../../resources/records.ts';
 import { getModel } from '../../../resources/registry.ts';
@@ -49,16 +51,18 @@ export default function ExternalUserEdit() {
         </TopToolbar>
       }
     >
-      <SimpleForm
-        toolbar={
-          <Toolbar sx={{ justifyContent: 'space-between' }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" />
-          </Toolbar>
-        }
-      >
-        {model.fields.map((field) => inputFor(model, field))}
-      </SimpleForm>
+      <ConflictGuard>
+        <SimpleForm
+          toolbar={
+            <Toolbar sx={{ justifyContent: 'space-between' }}>
+              <SaveButton />
+              <DeleteButton mutationMode="pessimistic" />
+            </Toolbar>
+          }
+        >
+          {model.fields.map((field) => inputFor(model, field))}
+        </SimpleForm>
+      </ConflictGuard>
     </Edit>
   );
 }

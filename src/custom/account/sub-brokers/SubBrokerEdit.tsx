@@ -1,7 +1,8 @@
 /**
  * sub-brokers/{id}/edit: the sub-broker's own fields (generic inputs from its schema) and, below,
  * its payout rules (sub-broker-rules with organizationId = this sub-broker): listed, added and
- * changed in a dialog with the rule schema's inputs, removed with confirmation.
+ * changed in a dialog with the rule schema's inputs, removed with confirmation. Both edits ask
+ * Reload or Overwrite on a version conflict (ConflictGuard).
  */
 import AddIcon from '@mui/icons-material/Add';
 import { Box, Dialog, DialogContent, DialogTitle, Typography } from '@mui/material';
@@ -24,6 +25,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { fieldFor, listFields } from '../../../resources/fields.tsx';
+import { ConflictGuard } from '../../../resources/conflict/ConflictGuard.tsx';
 import { inputFor } from '../../../resources/inputs.tsx';
 import type { ApiRecord } from '../../../resources/records.ts';
 import { getModel } from '../../../resources/registry.ts';
@@ -84,7 +86,7 @@ function RuleDialog({
             mutationOptions={{ onSuccess: done }}
             redirect={false}
           >
-            {form}
+            <ConflictGuard>{form}</ConflictGuard>
           </EditBase>
         ) : (
           <CreateBase
@@ -161,16 +163,18 @@ export default function SubBrokerEdit() {
   const model = getModel('sub-brokers');
   return (
     <Edit mutationMode="pessimistic" actions={false}>
-      <SimpleForm
-        toolbar={
-          <Toolbar sx={{ justifyContent: 'space-between' }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" />
-          </Toolbar>
-        }
-      >
-        {model.fields.map((field) => inputFor(model, field))}
-      </SimpleForm>
+      <ConflictGuard>
+        <SimpleForm
+          toolbar={
+            <Toolbar sx={{ justifyContent: 'space-between' }}>
+              <SaveButton />
+              <DeleteButton mutationMode="pessimistic" />
+            </Toolbar>
+          }
+        >
+          {model.fields.map((field) => inputFor(model, field))}
+        </SimpleForm>
+      </ConflictGuard>
       <Rules />
     </Edit>
   );

@@ -2,7 +2,8 @@
  * Create and edit of a staff user, in the spec's sections (user, entity, assignment, account) —
  * the schema's `x-group` of each field decides the tab, so no field list is repeated here. On one's
  * own record the rights fields are read-only (the server refuses changing them anyway). The edit
- * view also mails a link to set the password and ends the account's sessions.
+ * view also mails a link to set the password and ends the account's sessions; a version conflict
+ * asks Reload or Overwrite (ConflictGuard).
  */
 import KeyIcon from '@mui/icons-material/Key';
 import LogoutIcon from '@mui/icons-material/Logout';
@@ -21,6 +22,7 @@ import {
 } from 'react-admin';
 import { cloneElement, type ReactElement } from 'react';
 import { getStoredUser } from '../../../auth/session.ts';
+import { ConflictGuard } from '../../../resources/conflict/ConflictGuard.tsx';
 import { inputFor } from '../../../resources/inputs.tsx';
 import type { ApiRecord } from '../../../resources/records.ts';
 import { getModel } from '../../../resources/registry.ts';
@@ -104,14 +106,16 @@ export function UserEdit() {
         </TopToolbar>
       }
     >
-      <UserTabs
-        toolbar={
-          <Toolbar sx={{ justifyContent: 'space-between' }}>
-            <SaveButton />
-            <DeleteButton mutationMode="pessimistic" />
-          </Toolbar>
-        }
-      />
+      <ConflictGuard>
+        <UserTabs
+          toolbar={
+            <Toolbar sx={{ justifyContent: 'space-between' }}>
+              <SaveButton />
+              <DeleteButton mutationMode="pessimistic" />
+            </Toolbar>
+          }
+        />
+      </ConflictGuard>
     </Edit>
   );
 }
