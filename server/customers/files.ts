@@ -9,7 +9,8 @@
  * - downloads carry `Content-Disposition: attachment` with the original name encoded (RFC 6266),
  *   `X-Content-Type-Options: nosniff` and no caching.
  */
-import { Readable, Transform } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type FileTypeResult, fileTypeFromBuffer } from 'file-type';
 import { ApiError } from '../http/errors.ts';
@@ -94,7 +95,10 @@ function human(bytes: number): string {
 
 /**
  * Reads a multipart request: text fields, and at most one file (part `file`) streamed into the
- * storage under `folder`. Throws 413/415/422 (naming `file`) and leaves nothing stored then.
+ * storage under `folder`. Throws 413/415/422 (naming `file`), 408 for a stalled client and 400 for
+ * one that left, and leaves nothing stored then. Every stream is consumed through `pipeline` or
+ * an awaited iterator, so a failure anywhere (a dropped connection, a full disk) rejects here
+ * instead of surfacing as an unhandled 'error' event that would end the process.
  */
 export async function receiveUpload(
   request: FastifyRequest,
@@ -108,84 +112,117 @@ export async function receiveUpload(
   const storage = getStorage();
   const fields: Record<string, string> = {};
   let file: StoredFile | undefined;
+  const parts = request.parts({
+    limits: { fileSize: options.maxBytes, files: 1, fields: 20, fieldSize: 10_000, parts: 25 },
+  });
+  const watchdog = watchUpload(request.raw);
   try {
-    const parts = request.parts({
-      limits: { fileSize: options.maxBytes, files: 1, fields: 20, fieldSize: 10_000, parts: 25 },
-    });
     for await (const part of parts) {
       if (part.type !== 'file') {
         fields[part.fieldname] = String(part.value ?? '');
         continue;
       }
+      const reader = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
       if (part.fieldname !== 'file') {
-        part.file.resume();
+        await discard(reader);
         throw fileError(422, `Unexpected file part "${part.fieldname}"; name the part "file".`);
       }
-      const originalName = cleanFileName(part.filename);
-      const { type: detected, stream: typed } = await detectType(part.file as unknown as Readable);
-      const kind = detected ? options.kinds[detected.ext] : undefined;
-      if (!detected || !kind) {
-        let size = 0;
-        for await (const chunk of typed) size += (chunk as Buffer).length;
-        if (size === 0) throw fileError(422, 'The file is empty.');
-        if (part.file.truncated) throw tooLarge(options.maxBytes);
-        const allowed = [...new Set(Object.values(options.kinds).map((k) => k.extensions[0]))];
-        throw fileError(
-          415,
-          `This type of file is not accepted${detected ? ` (${detected.ext})` : ''}. Allowed: ${allowed.join(', ')}.`,
-        );
-      }
-      const claimed = extensionOf(originalName);
-      if (claimed && !kind.extensions.includes(claimed)) {
-        typed.resume();
-        throw fileError(
-          415,
-          `The file's content is ${detected.ext.toUpperCase()}, but its name ends in .${claimed}.`,
-        );
-      }
-      let size = 0;
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          size += chunk.length;
-          callback(null, chunk);
-        },
-      });
-      const key = newKey(options.folder, kind.extensions[0]);
-      await storage.put(key, typed.pipe(counter));
-      file = {
-        key,
-        mime: kind.mime,
-        size,
-        originalName: originalName || `file.${kind.extensions[0]}`,
-      };
-      if (part.file.truncated) throw tooLarge(options.maxBytes);
+      file = await storePart(part.file, reader, cleanFileName(part.filename), options);
     }
   } catch (error) {
     if (file) await storage.remove(file.key);
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_FILES_LIMIT') throw fileError(422, 'Send one file at a time.');
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-      throw new ApiError(413, 'The form has too many parts.');
-    throw error;
+    throw uploadError(error, request.raw, watchdog.expired());
+  } finally {
+    watchdog.stopWhenDone();
   }
   return { file, fields };
+}
+
+/** Checks the type of one file part and streams it into the storage; nothing is kept on failure. */
+async function storePart(
+  source: Readable & { truncated: boolean },
+  reader: AsyncIterator<Buffer>,
+  originalName: string,
+  options: { folder: string; kinds: Record<string, FileKind>; maxBytes: number },
+): Promise<StoredFile> {
+  const { type: detected, sample, done } = await detectType(reader);
+  const kind = detected ? options.kinds[detected.ext] : undefined;
+  if (!detected || !kind) {
+    const size = sample.length + (done ? 0 : await discard(reader));
+    if (size === 0) throw fileError(422, 'The file is empty.');
+    if (source.truncated) throw tooLarge(options.maxBytes);
+    const allowed = [...new Set(Object.values(options.kinds).map((k) => k.extensions[0]))];
+    throw fileError(
+      415,
+      `This type of file is not accepted${detected ? ` (${detected.ext})` : ''}. Allowed: ${allowed.join(', ')}.`,
+    );
+  }
+  const claimed = extensionOf(originalName);
+  if (claimed && !kind.extensions.includes(claimed)) {
+    if (!done) await discard(reader);
+    throw fileError(
+      415,
+      `The file's content is ${detected.ext.toUpperCase()}, but its name ends in .${claimed}.`,
+    );
+  }
+  let size = 0;
+  /** The sample, then the rest; fails at once when the part passes the size limit. */
+  async function* content(): AsyncGenerator<Buffer> {
+    let finished = done;
+    try {
+      for (let chunk: Buffer | undefined = sample; chunk;) {
+        size += chunk.length;
+        if (source.truncated || size > options.maxBytes) throw tooLarge(options.maxBytes);
+        yield chunk;
+        if (finished) break;
+        const next = await reader.next();
+        finished = next.done === true;
+        chunk = next.done ? undefined : next.value;
+      }
+      // Cut exactly at a chunk's end, the last chunk already passed: the flag alone tells.
+      if (source.truncated) throw tooLarge(options.maxBytes);
+    } finally {
+      // Stopped early (too large, the storage failed): the client's form still goes on, and
+      // the parser must see its end, so the rest is read and thrown away.
+      if (!finished) void discard(reader);
+    }
+  }
+  const key = newKey(options.folder, kind.extensions[0]);
+  await getStorage().put(key, Readable.from(content(), { objectMode: false }));
+  return {
+    key,
+    mime: kind.mime,
+    size,
+    originalName: originalName || `file.${kind.extensions[0]}`,
+  };
+}
+
+/** Reads what is left of a part and throws it away; answers the bytes read. */
+async function discard(reader: AsyncIterator<Buffer>): Promise<number> {
+  let size = 0;
+  try {
+    for (let next = await reader.next(); !next.done; next = await reader.next())
+      size += next.value.length;
+  } catch {
+    // The client left: there is nothing more to read, and the caller reports why.
+  }
+  return size;
 }
 
 /** Bytes read before deciding the type (office files need the first zip entries). */
 const SAMPLE_BYTES = 64 * 1024;
 
-/** The type of a stream's content (from its first bytes) and the whole stream, unchanged. */
+/** The type of a stream's content from its first bytes; the caller goes on with `reader`. */
 export async function detectType(
-  input: Readable,
-): Promise<{ type: FileTypeResult | undefined; stream: Readable }> {
-  const iterator = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  reader: AsyncIterator<Buffer>,
+): Promise<{ type: FileTypeResult | undefined; sample: Buffer; done: boolean }> {
   const head: Buffer[] = [];
   let length = 0;
-  let finished = false;
+  let done = false;
   while (length < SAMPLE_BYTES) {
-    const next = await iterator.next();
+    const next = await reader.next();
     if (next.done) {
-      finished = true;
+      done = true;
       break;
     }
     head.push(next.value);
@@ -193,19 +230,82 @@ export async function detectType(
   }
   const sample = Buffer.concat(head);
   const type = sample.length > 0 ? await fileTypeFromBuffer(sample) : undefined;
-  async function* all(): AsyncGenerator<Buffer> {
-    if (sample.length > 0) yield sample;
-    while (!finished) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-  return { type, stream: Readable.from(all(), { objectMode: false }) };
+  return { type, sample, done };
 }
 
 const tooLarge = (maxBytes: number) =>
   fileError(413, `The file is too large: at most ${human(maxBytes)} are accepted.`);
+
+/** A client that sends nothing for this long is cut off (UPLOAD_IDLE_TIMEOUT_MS, default 30 s). */
+export const UPLOAD_IDLE_MS = Number(process.env.UPLOAD_IDLE_TIMEOUT_MS ?? 30_000);
+/** No upload may take longer (UPLOAD_TIMEOUT_MS, default 15 min: 20 MB at 25 KB/s). */
+export const UPLOAD_TOTAL_MS = Number(process.env.UPLOAD_TIMEOUT_MS ?? 15 * 60_000);
+
+/**
+ * Guards one upload against slow clients: Fastify sets no request timeout by default, so a client
+ * that trickles or stalls would hold the connection (and a half-written file) for ever. When the
+ * socket receives nothing for UPLOAD_IDLE_MS, or the body is unfinished after UPLOAD_TOTAL_MS, the
+ * connection is dropped; the upload then fails as for a client that left, and its file is removed.
+ * Progress is read from the socket's byte count (a 'data' listener would start the body flowing
+ * before the multipart parser is attached). The watch ends when the body has been read to its
+ * end, also after an early answer (413) while the rest is being discarded.
+ */
+function watchUpload(raw: IncomingMessage): {
+  expired(): string | undefined;
+  stopWhenDone(): void;
+} {
+  let reason: string | undefined;
+  if (raw.readableEnded || raw.destroyed) return { expired: () => undefined, stopWhenDone() {} };
+  const started = Date.now();
+  let lastBytes = raw.socket?.bytesRead ?? 0;
+  let lastProgress = started;
+  const timer = setInterval(
+    () => {
+      const now = Date.now();
+      const bytes = raw.socket?.bytesRead ?? lastBytes;
+      if (bytes !== lastBytes) {
+        lastBytes = bytes;
+        lastProgress = now;
+      }
+      if (now - lastProgress >= UPLOAD_IDLE_MS)
+        reason = `no data for ${Math.round((now - lastProgress) / 1000)} s`;
+      else if (now - started >= UPLOAD_TOTAL_MS)
+        reason = `not finished after ${Math.round(UPLOAD_TOTAL_MS / 1000)} s`;
+      if (reason) {
+        stop();
+        raw.destroy();
+      }
+    },
+    Math.max(100, Math.min(UPLOAD_IDLE_MS / 4, 5_000)),
+  );
+  timer.unref();
+  const stop = () => clearInterval(timer);
+  raw.once('end', stop);
+  raw.once('close', stop);
+  return {
+    expired: () => reason,
+    stopWhenDone() {
+      if (raw.readableEnded || raw.destroyed) stop();
+    },
+  };
+}
+
+/** What an upload failure means for the client: our own errors as they are, the rest mapped. */
+function uploadError(error: unknown, raw: IncomingMessage, expired: string | undefined): unknown {
+  if (expired) return new ApiError(408, `The upload was cut off: ${expired}.`);
+  if (error instanceof ApiError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_FILES_LIMIT') return fileError(422, 'Send one file at a time.');
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+    return new ApiError(413, 'The form has too many parts.');
+  // The client left (or the body broke off): a client error, not a failure of the server.
+  if (
+    !raw.complete &&
+    (raw.destroyed || code === 'FST_MP_PREMATURE_CLOSE' || code === 'ECONNRESET')
+  )
+    return new ApiError(400, 'The upload was interrupted before the end of the form.');
+  return error;
+}
 
 /** `attachment; filename="…"; filename*=UTF-8''…` (RFC 6266 / 5987) for any name. */
 export function contentDisposition(name: string, disposition = 'attachment'): string {

@@ -23,6 +23,9 @@ export interface Storage {
   exists(key: string): Promise<boolean>;
 }
 
+/** Suffix of a file being written; renamed to its key once complete. */
+const PARTIAL = '.part';
+
 const KEY = /^[a-z0-9-]+(?:\/[a-z0-9-]+)*\/[0-9a-f-]{36}\.[a-z0-9]{1,8}$/;
 
 /** A fresh server-chosen key: `<folder>/<uuid>.<extension>`. */
@@ -49,14 +52,47 @@ export class DiskStorage implements Storage {
   async put(key: string, data: Readable): Promise<void> {
     const target = this.pathOf(key);
     await fs.promises.mkdir(path.dirname(target), { recursive: true });
-    const partial = `${target}.part`;
+    const partial = `${target}${PARTIAL}`;
+    // Opened before the copy starts, so the file exists (and is removed below) whatever step
+    // fails; `pipeline` forwards an error of either side and destroys both.
+    const handle = await fs.promises.open(partial, 'wx');
     try {
-      await pipeline(data, fs.createWriteStream(partial, { flags: 'wx' }));
+      await pipeline(data, handle.createWriteStream());
       await fs.promises.rename(partial, target);
     } catch (error) {
+      data.destroy();
       await fs.promises.rm(partial, { force: true });
       throw error;
+    } finally {
+      await handle.close().catch(() => {});
     }
+  }
+
+  /**
+   * Removes partial files older than `olderThanMs`: what a process killed in the middle of an
+   * upload left (no code runs on `kill -9`). Only old ones, as other app servers sharing the
+   * folder may be writing theirs. Answers the number removed.
+   */
+  async removeStalePartials(olderThanMs = 60 * 60_000): Promise<number> {
+    let entries: fs.Dirent[];
+    try {
+      entries = await fs.promises.readdir(this.root, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+    const before = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const entry of entries) {
+      if (!entry.isFile() || !entry.name.endsWith(PARTIAL)) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      const stat = await fs.promises.stat(file).catch(() => undefined);
+      if (stat && stat.mtimeMs < before) {
+        await fs.promises.rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   async get(key: string): Promise<Readable | undefined> {

@@ -3,7 +3,8 @@
  * middle of a multipart upload (documents and avatar), a slow client and an oversized body. The
  * app runs on a real port in a child process (tests/api/hostile/serve.ts), so a crash ends the
  * child and not the test runner: after each client the child must still run, /api/health must
- * answer 200, and the documents folder must hold no `.part` or other left-over file.
+ * answer 200, and the documents folder must hold no `.part` or other left-over file. A client
+ * that stalls is cut off after the idle timeout (UPLOAD_IDLE_TIMEOUT_MS, short here).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +19,7 @@ import { ADMIN, DEMO_PASSWORD, ENGINE } from './harness.ts';
 const SERVE = fileURLToPath(new URL('./hostile/serve.ts', import.meta.url));
 const DOCUMENT_MAX = 512 * 1024;
 const AVATAR_MAX = 256 * 1024;
+const IDLE_MS = 1500;
 const PDF_HEAD = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n');
 const PNG_HEAD = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -45,6 +47,7 @@ async function start(): Promise<Server> {
       DOCUMENTS_DIR: folder,
       DOCUMENT_MAX_BYTES: String(DOCUMENT_MAX),
       AVATAR_MAX_BYTES: String(AVATAR_MAX),
+      UPLOAD_IDLE_TIMEOUT_MS: String(IDLE_MS),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -233,6 +236,73 @@ describe('a client that disconnects in the middle of an upload', () => {
   it('avatar: the server keeps serving and keeps no partial file (abort after 200 KB)', async () => {
     const target = server!;
     await upload(target, 'avatar', { head: PNG_HEAD, bytes: 200 * 1024, abort: true });
+    await expectSurvived(target, []);
+  }, 60_000);
+});
+
+describe('a client that disconnects in the middle of an upload the server refuses', () => {
+  it('a PNG named .pdf (refused by type, then dropped after 300 KB)', async () => {
+    const target = server!;
+    await upload(target, 'documents', { head: PNG_HEAD, bytes: 300 * 1024, abort: true });
+    await expectSurvived(target, []);
+  }, 60_000);
+
+  it('content of no accepted type, dropped after 300 KB', async () => {
+    const target = server!;
+    const noise = Buffer.alloc(1024, 0x41);
+    await upload(target, 'documents', { head: noise, bytes: 300 * 1024, abort: true });
+    await expectSurvived(target, []);
+  }, 60_000);
+});
+
+/**
+ * A client that sends the head of a form and some content, then nothing (the connection stays
+ * open): answers how long the server took to close the connection, or undefined if it did not
+ * within `waitMs`.
+ */
+function stall(target: Server, bytes: number, waitMs: number): Promise<number | undefined> {
+  const boundary = `----stall${Date.now().toString(16)}`;
+  const start = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.pdf"\r\n` +
+      `Content-Type: application/pdf\r\n\r\n`,
+  );
+  return new Promise((resolve) => {
+    const request = http.request({
+      host: '127.0.0.1',
+      port: target.port,
+      method: 'POST',
+      path: `/api/customers/${target.customerId}/documents`,
+      headers: {
+        authorization: `Bearer ${target.token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(start.length + bytes + 1024 * 1024),
+      },
+    });
+    let stalledAt = 0;
+    const timer = setTimeout(() => {
+      request.destroy();
+      resolve(undefined);
+    }, waitMs);
+    const closed = () => {
+      clearTimeout(timer);
+      resolve(stalledAt ? Date.now() - stalledAt : 0);
+    };
+    request.on('error', closed);
+    request.on('response', (response) => {
+      response.resume();
+      response.on('close', closed);
+    });
+    request.write(Buffer.concat([start, PDF_HEAD, Buffer.alloc(bytes - PDF_HEAD.length, 0x41)]));
+    stalledAt = Date.now();
+  });
+}
+
+describe('a client that stalls in the middle of an upload', () => {
+  it('is cut off after the idle timeout; the server keeps serving and keeps no partial file', async () => {
+    const target = server!;
+    const closedAfter = await stall(target, 100 * 1024, IDLE_MS * 6);
+    expect(closedAfter, 'the server closed the stalled upload').toBeDefined();
+    expect(closedAfter!).toBeGreaterThanOrEqual(IDLE_MS - 200);
     await expectSurvived(target, []);
   }, 60_000);
 });
