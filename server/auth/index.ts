@@ -3,7 +3,10 @@
  * (docs/ARCHITECTURE.md §3). Tokens are resolved for every request by server/access/control.ts.
  * A wrong password, an unknown email, a disabled account and one outside its active date range all
  * get the same 401; only a correct password of a registration still waiting for approval is told so.
+ * Every password evaluation is first reserved with the login throttle (./throttle.ts: the rule, and
+ * why it cannot be raced); a throttled attempt answers 429 with `Retry-After`.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Preferences } from '../../src/schema/preferences.ts';
@@ -14,6 +17,7 @@ import { dataSchema } from '../http/lists.ts';
 import { audit } from './audit.ts';
 import { getDummyHash, hashPassword, needsRehash, verifyPassword } from './password.ts';
 import { routeSetOf } from './permissions.ts';
+import { type LoginThrottle, recordSuccess, reserveAttempt } from './throttle.ts';
 import {
   accountUsable,
   createSession,
@@ -23,13 +27,7 @@ import {
   type SessionUser,
 } from './sessions.ts';
 
-export interface LoginThrottle {
-  /** Failed (evaluated) attempts per account per hour; then the account is refused for the hour. */
-  perAccount: number;
-  /** Failed attempts per client address per hour. */
-  perAddress: number;
-}
-export const DEFAULT_THROTTLE: LoginThrottle = { perAccount: 100, perAddress: 300 };
+export { DEFAULT_THROTTLE, type LoginThrottle } from './throttle.ts';
 
 const userShape = {
   type: 'object',
@@ -110,25 +108,21 @@ export default async function auth(app: FastifyInstance, options: AuthOptions): 
       const { email, password } = request.body;
       const account = email.trim().toLowerCase();
       const ip = request.ip;
-      const [counts] = await db
-        .selectFrom('login_attempts')
-        .select([
-          sql<number>`count(*) filter (where email = ${account} and not success)`.as('account'),
-          sql<number>`count(*) filter (where ip = ${ip} and not success)`.as('address'),
-        ])
-        .where('at', '>', sql<Date>`now() - interval '1 hour'`)
-        .where((eb) => eb.or([eb('email', '=', account), eb('ip', '=', ip)]))
-        .execute();
-      if (
-        Number(counts.account) >= options.throttle.perAccount ||
-        Number(counts.address) >= options.throttle.perAddress
-      ) {
-        await audit(db, 'login.throttled', { ip, details: { email: account } });
+      const reservation = await reserveAttempt(db, account, ip, options.throttle);
+      if (reservation.kind === 'throttled') {
+        await audit(db, 'login.throttled', {
+          ip,
+          details: { email: account, reason: reservation.reason },
+        });
+        reply.header('retry-after', String(reservation.retryAfterSeconds));
         throw new ApiError(
           429,
-          'Too many sign-in attempts. Please wait an hour and try again, or reset your password.',
+          reservation.reason === 'account'
+            ? 'Too many sign-in attempts for this account. Please try again later, or reset your password: the link in the mail lets you in at once.'
+            : `Too many sign-in attempts from your network. Please try again in ${reservation.retryAfterSeconds} seconds.`,
         );
       }
+      if (reservation.waitMs > 0) await sleep(reservation.waitMs);
       const user = await db
         .selectFrom('users as u')
         .leftJoin('user_credentials as c', 'c.user_id', 'u.id')
@@ -151,7 +145,7 @@ export default async function auth(app: FastifyInstance, options: AuthOptions): 
       const hash = user?.password_hash ?? (await getDummyHash());
       const passwordOk = await verifyPassword(password, hash);
       const success = Boolean(user?.password_hash && passwordOk && user.usable);
-      await db.insertInto('login_attempts').values({ email: account, ip, success }).execute();
+      if (success) await recordSuccess(db, reservation.attemptId);
       if (!user || !success) {
         const waiting = Boolean(passwordOk && user?.registration_status === 'pending');
         await audit(db, waiting ? 'login.pending' : 'login.failed', {

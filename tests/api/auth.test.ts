@@ -448,7 +448,11 @@ describe('login throttle', () => {
 
   it('answers 429 after the attempts allowed per address, for any account', async () => {
     const used = await attemptsFrom('127.0.0.1');
-    const throttled = await t.variant({ throttle: { perAccount: 10_000, perAddress: used + 1 } });
+    // Beyond its failures an address is delayed, not locked (issue 10: server/auth/throttle.ts); a
+    // first delay of a minute is longer than the server waits out itself, so it answers 429.
+    const throttled = await t.variant({
+      throttle: { perAccount: 10_000, perAddress: used + 1, delay: { baseMs: 60_000 } },
+    });
     expect((await postLogin(throttled, ADMIN, DEMO_PASSWORD)).statusCode).toBe(200);
     expect401(await postLogin(throttled, 'someone@demo.gscrm.ch', 'guess'));
     expect((await postLogin(throttled, ADMIN, DEMO_PASSWORD)).statusCode).toBe(429);
