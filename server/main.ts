@@ -8,6 +8,7 @@ import { openDatabase } from './db/index.ts';
 import { syncTranslations } from './i18n/sync.ts';
 import { migrate } from './db/migrate.ts';
 import { loadResourceModels } from './schemas.ts';
+import { DiskStorage, getStorage } from './storage/index.ts';
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -19,6 +20,13 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(`GS CRM cannot start: ${(error as Error).message}`);
     process.exit(1);
+  }
+  // Uploads cut short by a killed process (no code runs on kill -9) leave partial files behind.
+  const storage = getStorage();
+  if (storage instanceof DiskStorage) {
+    const swept = await storage.removeStalePartials();
+    if (swept > 0)
+      console.log(`Removed ${swept} partial upload file(s) of an interrupted process.`);
   }
   const applied = await migrate(database);
   if (applied.length > 0) console.log(`Applied migrations ${applied.join(', ')}.`);

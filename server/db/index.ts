@@ -2,7 +2,10 @@
  * Opens the database: PGlite in a data folder by default, PostgreSQL when DATABASE_URL is set.
  * Both go through Kysely with the same SQL and the same migrations.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -42,43 +45,145 @@ const parsers: Record<number, (value: string) => unknown> = {
 
 export class DataFolderInUseError extends Error {}
 
+/** Who holds a data folder: written to `gscrm.lock` and answered on the lock socket. */
+interface LockHolder {
+  pid: number;
+  host: string;
+  since: string;
+}
+
 /**
- * PGlite allows one process per data folder. A lock file with our pid guards it; a lock left by a
- * process that no longer runs is taken over.
+ * The lock of one data folder, whatever path leads to it: a local socket only one process can
+ * listen on. The kernel frees it the moment its process ends (also on `kill -9`), and no other
+ * program holds it by chance, so neither a crash nor a reused pid can fool it. Linux: an
+ * abstract socket (no file at all); Windows: a named pipe; elsewhere a socket file in the temp
+ * folder, which a crash leaves behind and the next start removes once nobody answers on it.
  */
-function lockDataFolder(dataDir: string): () => void {
+function lockAddress(folder: string): { address: string; file?: string } {
+  const id = createHash('sha256').update(folder).digest('hex').slice(0, 32);
+  if (process.platform === 'linux') return { address: `\0gscrm-data-${id}` };
+  if (process.platform === 'win32') return { address: `\\\\?\\pipe\\gscrm-data-${id}` };
+  const file = path.join(os.tmpdir(), `gscrm-data-${id}.sock`);
+  return { address: file, file };
+}
+
+const listen = (server: net.Server, address: string) =>
+  new Promise<void>((resolve, reject) => {
+    const failed = (error: Error) => reject(error);
+    server.once('error', failed);
+    server.listen(address, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
+
+/** Asks the process holding the lock who it is; undefined when nobody answers within a second. */
+function askHolder(address: string): Promise<Partial<LockHolder> | 'nobody' | undefined> {
+  return new Promise((resolve) => {
+    let text = '';
+    const socket = net.connect(address);
+    const done = (answer: Partial<LockHolder> | 'nobody' | undefined) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answer);
+    };
+    // A holder busy in a long query accepts the connection but answers late: then it is alive.
+    const timer = setTimeout(() => done(undefined), 1000);
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.on('end', () => done(parseHolder(text)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      done(error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? 'nobody' : undefined),
+    );
+  });
+}
+
+/** A holder as written to the lock file (JSON; older versions wrote the bare pid). */
+function parseHolder(text: string): Partial<LockHolder> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'number') return { pid: value };
+    if (value && typeof value === 'object' && 'pid' in value && typeof value.pid === 'number') {
+      const host = 'host' in value && typeof value.host === 'string' ? value.host : undefined;
+      return { pid: value.pid, host };
+    }
+  } catch {
+    // Unreadable: the holder is unknown, which the message says.
+  }
+  return undefined;
+}
+
+/**
+ * PGlite allows one process per data folder. Takes the folder's lock (above) or throws
+ * DataFolderInUseError naming the process that has it; answers the function that releases it.
+ * `gscrm.lock` in the folder only says who holds it (for people and the message): whatever it
+ * contains, even the pid of a live unrelated process, it never blocks a start.
+ */
+export async function lockDataFolder(dataDir: string): Promise<() => Promise<void>> {
   fs.mkdirSync(dataDir, { recursive: true });
-  const lockPath = path.join(dataDir, 'gscrm.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
-      return () => fs.rmSync(lockPath, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number.parseInt(fs.readFileSync(lockPath, 'utf8'), 10);
-      let alive = false;
-      if (pid && pid !== process.pid) {
-        try {
-          process.kill(pid, 0);
-          alive = true;
-        } catch (killError) {
-          alive = (killError as NodeJS.ErrnoException).code === 'EPERM';
-        }
+  const folder = fs.realpathSync(dataDir);
+  const lockPath = path.join(folder, 'gscrm.lock');
+  const holder: LockHolder = {
+    pid: process.pid,
+    host: os.hostname(),
+    since: new Date().toISOString(),
+  };
+  const { address, file } = lockAddress(folder);
+  const server = net.createServer((socket) => socket.end(JSON.stringify(holder)));
+  // The lock must not keep the process alive, nor end it with an error on a failed answer.
+  server.on('connection', (socket) => socket.on('error', () => {}));
+  try {
+    await listen(server, address);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    const answer = await askHolder(address);
+    if (answer === 'nobody' && file) {
+      // A socket file left by a process that ended without closing it: take it over. Should
+      // another process do the same at this moment, one of the two listens fails again.
+      fs.rmSync(file, { force: true });
+      try {
+        await listen(server, address);
+      } catch (retry) {
+        if ((retry as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw retry;
+        throw inUse(folder, await askHolder(address), lockPath);
       }
-      if (alive) {
-        throw new DataFolderInUseError(
-          `The data folder ${path.resolve(dataDir)} is in use by another GS CRM process (pid ${pid}). ` +
-            'Stop that process or set DATA_DIR to another folder.',
-        );
-      }
-      fs.rmSync(lockPath, { force: true });
+    } else {
+      throw inUse(folder, answer, lockPath);
     }
   }
-  throw new DataFolderInUseError(`Could not lock the data folder ${path.resolve(dataDir)}.`);
+  server.unref();
+  fs.writeFileSync(lockPath, `${JSON.stringify(holder)}\n`);
+  return async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // The note goes with the lock, unless a later holder already wrote its own.
+    const note = fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : '';
+    if (parseHolder(note)?.pid === process.pid) fs.rmSync(lockPath, { force: true });
+  };
+}
+
+function inUse(
+  folder: string,
+  answer: Partial<LockHolder> | 'nobody' | undefined,
+  lockPath: string,
+): DataFolderInUseError {
+  let holder = typeof answer === 'object' ? answer : undefined;
+  if (!holder?.pid) {
+    try {
+      holder = parseHolder(fs.readFileSync(lockPath, 'utf8'));
+    } catch {
+      holder = undefined;
+    }
+  }
+  const who = holder?.pid
+    ? `pid ${holder.pid}${holder.host ? ` on ${holder.host}` : ''}`
+    : 'pid unknown';
+  return new DataFolderInUseError(
+    `The data folder ${folder} is in use by another GS CRM process (${who}). ` +
+      'Stop that process or set DATA_DIR to another folder.',
+  );
 }
 
 export async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const unlock = dataDir ? lockDataFolder(dataDir) : () => {};
+  const unlock = dataDir ? await lockDataFolder(dataDir) : async () => {};
   let client: PGlite;
   try {
     // One options object: `new PGlite(undefined, options)` (in memory) would ignore the options.
@@ -94,7 +199,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     });
     await client.waitReady;
   } catch (error) {
-    unlock();
+    await unlock();
     throw new Error(
       `Could not open the embedded database in ${dataDir ?? '(memory)'}: ${(error as Error).message}`,
     );
@@ -110,7 +215,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
       }),
     close: async () => {
       await db.destroy();
-      unlock();
+      await unlock();
     },
   };
 }
