@@ -3,10 +3,12 @@
  * outbox to user managers:
  *   GET /api/mail/outbox?page&per_page&to&kind   newest first → { data, meta }
  *   GET /api/mail/outbox/:id                     → { data }
+ * Links with a token (password reset, invitation) are hidden in these answers; only in
+ * outbox-only mode does a reader see the link of an account with strictly fewer rights than their
+ * own. The decision and why: ./outbox.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { Row } from '../db/index.ts';
 import { notFound } from '../http/errors.ts';
 import {
   COUNT_TOTAL,
@@ -27,6 +29,7 @@ import {
   type MailerOptions,
   transportFromEnv,
 } from './mailer.ts';
+import { outboxAnswer } from './outbox.ts';
 
 const outboxRow = {
   type: 'object',
@@ -42,6 +45,8 @@ const outboxRow = {
     attempts: { type: 'integer' },
     sent_at: { type: ['string', 'null'] },
     error: { type: ['string', 'null'] },
+    /** A link with a token was hidden (it is only in the delivered mail). */
+    redacted: { type: 'boolean' },
   },
 } as const;
 
@@ -102,7 +107,14 @@ export default async function mail(app: FastifyInstance, options: MailerOptions)
           .execute(),
         base.select(COUNT_TOTAL).executeTakeFirstOrThrow(),
       );
-      return { data: page.data.map(serialise), meta: { ...page.meta, transport: mailer.mode } };
+      const data = await outboxAnswer(
+        app.db,
+        request.principal!,
+        page.data,
+        mailer.mode,
+        request.ip,
+      );
+      return { data, meta: { ...page.meta, transport: mailer.mode } };
     },
   );
 
@@ -124,14 +136,8 @@ export default async function mail(app: FastifyInstance, options: MailerOptions)
         .where('id', '=', request.params.id)
         .executeTakeFirst();
       if (!row) throw notFound('Mail');
-      return { data: serialise(row) };
+      const [mail] = await outboxAnswer(app.db, request.principal!, [row], mailer.mode, request.ip);
+      return { data: mail };
     },
   );
 }
-
-const serialise = (row: Row) => ({
-  ...row,
-  id: Number(row.id),
-  created_at: new Date(row.created_at as string).toISOString(),
-  sent_at: row.sent_at ? new Date(row.sent_at as string).toISOString() : null,
-});
