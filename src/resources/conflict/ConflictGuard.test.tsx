@@ -214,6 +214,33 @@ describe('a save based on an old version', () => {
     expect(state.puts[1]).toMatchObject({ version: 2 });
   }, 30_000);
 
+  it('Reload discards my changes even when the reloaded record equals the one the form had', async () => {
+    // E.g. an If-Match the server refused although the record reads the same: the form would not
+    // reset on a record that did not change, so it is mounted afresh.
+    const state = versionedApi({ id: 1, name: 'Original', version: 1 });
+    server.use(
+      http.put(`${API}/gadgets/:id`, () =>
+        HttpResponse.json({ message: 'Changed.', current: state.stored }, { status: 409 }),
+      ),
+    );
+    renderEdit();
+    const input = await nameInput();
+    await waitFor(() => expect(input.value).toBe('Original'), TIMEOUT);
+    await act(async () => {
+      fireEvent.change(input, { target: { value: 'Mine' } });
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'ra.action.save' }));
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'app.conflict.title' }, TIMEOUT);
+    expect(within(dialog).getAllByRole('row')).toHaveLength(2);
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'app.conflict.reload' }));
+    });
+    await screen.findByText('app.conflict.reloaded', {}, TIMEOUT);
+    await waitFor(async () => expect((await nameInput()).value).toBe('Original'), TIMEOUT);
+  }, 30_000);
+
   it('any other failure is still a notification with the server’s message, and no dialog', async () => {
     versionedApi({ id: 1, name: 'Original', version: 1 });
     server.use(

@@ -13,16 +13,17 @@
  * A failure that is not a conflict is notified the way react-admin's edit does by default (an
  * edit's own `mutationOptions.onError` is not called: pass handlers to the save button instead).
  */
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { SaveContextProvider } from 'react-admin';
 import { ConflictDialog } from './ConflictDialog.tsx';
 import { useConflictAwareSave } from './useConflictAwareSave.ts';
 
 export function ConflictGuard({ children }: { children: ReactNode }) {
-  const { saveContext, conflict, open, reload, overwrite, dismiss } = useConflictAwareSave();
+  const { saveContext, conflict, open, generation, reload, overwrite, dismiss } =
+    useConflictAwareSave();
   return (
     <SaveContextProvider value={saveContext}>
-      {children}
+      <Fragment key={generation}>{children}</Fragment>
       <ConflictDialog
         open={open}
         conflict={conflict}

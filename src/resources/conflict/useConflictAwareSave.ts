@@ -36,6 +36,8 @@ export interface ConflictAwareSave {
   conflict: Conflict | null;
   /** Whether the conflict awaits the user's choice. */
   open: boolean;
+  /** Counts reloads: the form is mounted afresh under each, from the reloaded record. */
+  generation: number;
   /** Discard the form's values; load the current record. */
   reload: () => void;
   /** Save the form's values again over the current version. */
@@ -66,6 +68,7 @@ export function useConflictAwareSave(): ConflictAwareSave {
   const notify = useNotify();
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [open, setOpen] = useState(false);
+  const [generation, setGeneration] = useState(0);
   const { save: parentSave, mutationMode } = parent;
 
   /**
@@ -108,9 +111,12 @@ export function useConflictAwareSave(): ConflictAwareSave {
 
   const reload = useCallback(() => {
     setOpen(false);
-    // The form resets whenever its record changes, so loading the current record discards the
-    // form's values.
-    void Promise.resolve(refetch()).then(() => notify('app.conflict.reloaded', { type: 'info' }));
+    // The form resets when its record changes, but not when the reloaded record equals the one it
+    // was loaded from; mounting it afresh discards the user's values in every case.
+    void Promise.resolve(refetch()).then(() => {
+      setGeneration((count) => count + 1);
+      notify('app.conflict.reloaded', { type: 'info' });
+    });
   }, [refetch, notify]);
 
   const overwrite = useCallback(() => {
@@ -131,6 +137,7 @@ export function useConflictAwareSave(): ConflictAwareSave {
     saveContext,
     conflict,
     open,
+    generation,
     reload,
     overwrite,
     dismiss,
