@@ -1,8 +1,45 @@
+/**
+ * Vite build of the web app. The server sends a Content-Security-Policy without 'unsafe-inline'
+ * for scripts (server/http/security.ts), so the build refuses to emit an HTML page with an inline
+ * script or an inline event handler: it would be blocked in the browser.
+ */
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/** Inline scripts and event-handler attributes in a page, as short excerpts (none is fine). */
+export function inlineScriptsIn(html: string): string[] {
+  const found: string[] = [];
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    const [tag, attributes, body] = match;
+    if (!/\ssrc\s*=/i.test(attributes) || body.trim() !== '') found.push(tag.slice(0, 80));
+  }
+  for (const match of html.matchAll(/<[a-z][^>]*\son[a-z]+\s*=[^>]*>/gi))
+    found.push(match[0].slice(0, 80));
+  return found;
+}
+
+function noInlineScripts(): Plugin {
+  return {
+    name: 'gscrm:no-inline-scripts',
+    apply: 'build',
+    transformIndexHtml: {
+      // After Vite has added its own tags, so they are checked too.
+      order: 'post',
+      handler(html, context) {
+        const found = inlineScriptsIn(html);
+        if (found.length > 0) {
+          throw new Error(
+            `${context.filename}: inline scripts are blocked by the server's CSP; move them to a file: ${found.join(' | ')}`,
+          );
+        }
+        return html;
+      },
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), noInlineScripts()],
   server: {
     port: 5173,
     proxy: { '/api': `http://localhost:${process.env.PORT ?? 8080}` },

@@ -18,6 +18,7 @@ import customers from './customers/index.ts';
 import type { Database, DB } from './db/index.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { installOpenApi } from './http/openapi.ts';
+import security from './http/security.ts';
 import { bodyAjv, queryAjv } from './http/validation.ts';
 import i18n from './i18n/index.ts';
 import mail from './mail/index.ts';
@@ -61,6 +62,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     httpPart === 'body' ? bodyAjv.compile(schema) : queryAjv.compile(schema),
   );
   installErrorHandler(app);
+  await app.register(security); // server/http/security.ts: headers on every answer, before access
   const policy = options.sessionPolicy ?? DEFAULT_SESSION_POLICY;
   accessControl(app, { policy }); // server/access/control.ts
   await installOpenApi(app);
