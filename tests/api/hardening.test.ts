@@ -272,6 +272,60 @@ describe('security headers', () => {
       else process.env.PUBLIC_URL = before;
     }
   });
+
+  it('no HSTS nor upgrade-insecure-requests on plain http (the demo on localhost)', async () => {
+    const before = process.env.PUBLIC_URL;
+    process.env.PUBLIC_URL = 'http://localhost:8080';
+    try {
+      const plain = await t.variant({});
+      const response = await plain.app.inject({ method: 'GET', url: '/api/health' });
+      expect(response.headers['strict-transport-security']).toBeUndefined();
+      expect(String(response.headers['content-security-policy'])).not.toContain('upgrade');
+    } finally {
+      if (before === undefined) delete process.env.PUBLIC_URL;
+      else process.env.PUBLIC_URL = before;
+    }
+  });
+
+  it('refused and unknown /api answers carry the headers and no-store too', async () => {
+    const answers = [
+      await t.app.inject({ method: 'GET', url: '/api/customers' }), // 401 in access control
+      await t.app.inject({ method: 'GET', url: '/api/no-such-route' }), // 404
+      await call(EMPLOYEE, 'GET', '/api/customers/duplicates?email=a%40b.ch'), // refused or not
+    ];
+    expect(answers[0].statusCode).toBe(401);
+    expect(answers[1].statusCode).toBe(404);
+    for (const answer of answers) {
+      expectHeaders(answer, `${answer.statusCode} ${answer.body.slice(0, 60)}`);
+      expect(answer.headers['cache-control']).toContain('no-store');
+    }
+  });
+
+  it('the built web app: index, assets and the fallback carry the headers', async () => {
+    // Imported here so this block stays the only part of the file these checks touch.
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { buildApp } = await import('../../server/app.ts');
+    const webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'gscrm-web-'));
+    fs.mkdirSync(path.join(webRoot, 'assets'));
+    fs.writeFileSync(
+      path.join(webRoot, 'index.html'),
+      '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head></html>',
+    );
+    fs.writeFileSync(path.join(webRoot, 'assets', 'app.js'), 'console.log(1);');
+    const web = await buildApp({ database: t.database, models: t.app.models, webRoot });
+    try {
+      for (const url of ['/', '/admin/customers', '/assets/app.js']) {
+        const response = await web.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(200);
+        expectHeaders(response, url);
+      }
+    } finally {
+      await web.close();
+      fs.rmSync(webRoot, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('weak passwords are refused in every flow that sets one', () => {
