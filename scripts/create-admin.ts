@@ -1,11 +1,13 @@
 /**
  * Creates the first admin of a production install (which seeds no demo data):
  *   DATABASE_URL=postgres://… npm run create-admin -- --email a@b.ch --first-name A --last-name B
- * The password is read from ADMIN_PASSWORD or asked for on the terminal.
+ * The password is read from ADMIN_PASSWORD or asked for on the terminal; it must pass the app's
+ * password rule and strength check (not common, not made of the admin's name or e-mail).
  */
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { hashPassword } from '../server/auth/password.ts';
+import { checkedPasswordFieldErrors } from '../src/schema/passwordRule.ts';
 import { readConfig } from '../server/config.ts';
 import { openDatabase } from '../server/db/index.ts';
 import { migrate } from '../server/db/migrate.ts';
@@ -29,15 +31,15 @@ if (!password) {
   password = await rl.question('Password for the new admin: ');
   rl.close();
 }
-if (
-  password.length < 8 ||
-  !/[A-Z]/.test(password) ||
-  !/[a-z]/.test(password) ||
-  !/\W/.test(password)
-) {
-  console.error(
-    'The password needs at least 8 characters with an uppercase letter, a lowercase letter and a symbol.',
-  );
+const problems = await checkedPasswordFieldErrors(
+  password,
+  undefined,
+  { firstName: values['first-name'], lastName: values['last-name'], email: values.email },
+  { password: 'password', confirm: 'confirm' },
+);
+if (problems.password) {
+  // The same rule and strength check as every flow of the app (src/schema/passwordRule.ts).
+  console.error(`The password ${problems.password.join('; ')}.`);
   process.exit(2);
 }
 const config = readConfig();

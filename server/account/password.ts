@@ -6,11 +6,19 @@
  *        the password with the token of a reset or invitation mail and ends every session
  *   POST /api/account/password         {old_password, new_password, confirm_password} (signed in,
  *        external users too): other sessions end, this one stays signed in
- * The password rule is the one the browser checks (src/schema/passwordRule.ts).
+ * The password rule is the one the browser checks (src/schema/passwordRule.ts), plus its strength
+ * check (no common password, nothing made of the user's name or e-mail), run after the flow's own
+ * throttle. A completed reset also clears the account's failed sign-ins (the login throttle counts
+ * failures since `password_changed_at`, server/auth/throttle.ts): the reset mail is the owner's
+ * way in.
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { passwordFieldErrors } from '../../src/schema/passwordRule.ts';
+import {
+  checkedPasswordFieldErrors,
+  type PasswordOwner,
+  passwordFieldErrors,
+} from '../../src/schema/passwordRule.ts';
 import { audit } from '../auth/audit.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
@@ -19,7 +27,13 @@ import { ApiError, assertNoErrors, validationError } from '../http/errors.ts';
 import { MESSAGE_SCHEMA } from '../http/lists.ts';
 import { mailToUser } from '../mail/mailer.ts';
 import { recentEvents, THROTTLES, TOO_MANY } from './throttles.ts';
-import { consumePasswordToken, createPasswordToken, publicUrl, TOKEN_HOURS } from './tokens.ts';
+import {
+  consumePasswordToken,
+  createPasswordToken,
+  peekPasswordToken,
+  publicUrl,
+  TOKEN_HOURS,
+} from './tokens.ts';
 import { userRow } from './users.ts';
 
 /** A password as sent (the rule itself is checked by passwordFieldErrors). */
@@ -28,8 +42,15 @@ export const PASSWORD_SCHEMA = { type: 'string', minLength: 1, maxLength: 200 } 
 const ACCEPTED_RESET =
   'If an account exists for this address, we have sent an email with a link to set a new password.';
 
-function checkNewPassword(newPassword: string, confirm: string): void {
-  assertNoErrors(passwordFieldErrors(newPassword, confirm), 'The new password is not valid.');
+async function checkNewPassword(
+  newPassword: string,
+  confirm: string,
+  owner: PasswordOwner,
+): Promise<void> {
+  assertNoErrors(
+    await checkedPasswordFieldErrors(newPassword, confirm, owner),
+    'The new password is not valid.',
+  );
 }
 
 async function setPassword(db: DB, userId: number, newPassword: string): Promise<void> {
@@ -142,7 +163,23 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
       ) {
         throw new ApiError(429, TOO_MANY);
       }
-      checkNewPassword(body.new_password, body.confirm_password);
+      // The rule and the strength check before the token is used: a refused password keeps the
+      // link working. An unknown or spent token is refused below whatever the password.
+      // (The strength check's CPU is spent only for a token that works.)
+      const holder = await peekPasswordToken(db, body.token);
+      const owner = holder ? await userRow(db, holder.userId) : undefined;
+      if (owner) {
+        await checkNewPassword(body.new_password, body.confirm_password, {
+          firstName: owner.first_name,
+          lastName: owner.last_name,
+          email: owner.email,
+        });
+      } else {
+        assertNoErrors(
+          passwordFieldErrors(body.new_password, body.confirm_password),
+          'The new password is not valid.',
+        );
+      }
       const done = await db.transaction().execute(async (trx) => {
         const token = await consumePasswordToken(trx, body.token);
         const user = token ? await userRow(trx, token.userId) : undefined;
@@ -206,7 +243,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
         await audit(db, 'password.change.failed', { userId: principal.id, ip: request.ip });
         throw validationError({ old_password: ['is not correct'] });
       }
-      checkNewPassword(body.new_password, body.confirm_password);
+      await checkNewPassword(body.new_password, body.confirm_password, principal);
       if (body.new_password === body.old_password) {
         throw validationError({ new_password: ['must differ from the current password'] });
       }

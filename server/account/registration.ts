@@ -2,11 +2,12 @@
  * Registration (public): POST /api/account/register {first_name, last_name, email, phone?,
  * language?, password, confirm_password} → 202. The account is created inactive and pending until
  * a user manager approves it (./users.ts); the same answer whether the address exists (its owner
- * gets a mail instead), and the managers are told by mail.
+ * gets a mail instead), and the managers are told by mail. The password must pass the rule and
+ * the strength check (src/schema/passwordRule.ts: not common, not made of the name or e-mail).
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { passwordFieldErrors } from '../../src/schema/passwordRule.ts';
+import { checkedPasswordFieldErrors, passwordFieldErrors } from '../../src/schema/passwordRule.ts';
 import { audit } from '../auth/audit.ts';
 import { hashPassword } from '../auth/password.ts';
 import { ApiError, assertNoErrors } from '../http/errors.ts';
@@ -58,17 +59,22 @@ export async function registrationRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const body = request.body;
-      assertNoErrors(
-        passwordFieldErrors(body.password, body.confirm_password, {
-          password: 'password',
-          confirm: 'confirm_password',
-        }),
-      );
+      const fields = { password: 'password', confirm: 'confirm_password' };
+      assertNoErrors(passwordFieldErrors(body.password, body.confirm_password, fields));
       const ip = request.ip;
       if ((await recentEvents(db, 'register', { ip })) >= THROTTLES.registerPerAddress) {
         throw new ApiError(429, TOO_MANY);
       }
       const email = body.email.trim().toLowerCase();
+      // The strength check costs CPU: only after the throttle let the request in.
+      assertNoErrors(
+        await checkedPasswordFieldErrors(
+          body.password,
+          body.confirm_password,
+          { firstName: body.first_name, lastName: body.last_name, email },
+          fields,
+        ),
+      );
       const language = body.language ?? 'de';
       const hash = await hashPassword(body.password);
       await db.transaction().execute(async (trx) => {

@@ -37,6 +37,24 @@ export async function createPasswordToken(
   return token;
 }
 
+/**
+ * The user of a token that still works, without using it up (the new password is checked against
+ * its owner's name first, and a refused password leaves the link usable).
+ */
+export async function peekPasswordToken(
+  db: DB,
+  token: string,
+): Promise<{ userId: number; purpose: TokenPurpose } | undefined> {
+  const row = await db
+    .selectFrom('password_tokens')
+    .select(['user_id', 'purpose'])
+    .where('token_hash', '=', hashToken(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return row ? { userId: Number(row.user_id), purpose: row.purpose as TokenPurpose } : undefined;
+}
+
 /** Retires the token and answers its user, or undefined when it is unknown, used or expired. */
 export async function consumePasswordToken(
   db: DB,

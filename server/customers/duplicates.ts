@@ -1,13 +1,25 @@
 /**
  * Possible duplicates of a customer being entered (the create form asks before saving): the same
  * name and date of birth, the same email (case-insensitive), the same phone number (compared by
- * its digits, +41/0041 read as 0), or for companies the same organization name. Matches the user
- * may not see are counted but not shown, so no one learns another consultant's customers.
+ * its digits, +41/0041 read as 0), or for companies the same organization name.
+ *
+ * What the answer reveals (issue 10: no existence oracle):
+ * - users without customer access (EMPLOYEE, PARTNER: visibility mode none) get 403;
+ * - matches the user may see are listed with why they matched;
+ * - of matches the user may not see, a consultant learns only `hidden: true` — "a possible
+ *   duplicate exists, ask the back office" — never how many, their ids or names, so one match and
+ *   five answer the same;
+ * - external users (a sub-broker's accounts) are not part of the brokerage: they learn nothing
+ *   about customers outside their sub-broker (`hidden` is always false for them);
+ * - the back office sees every customer, so nothing is hidden from it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import { ID_SCHEMA } from '../../src/schema/limits.ts';
-import type { Row } from '../db/index.ts';
+import { scopeExpression } from '../access/scope.ts';
+import { visibilityModeOf } from '../access/visibility.ts';
+import type { Tables } from '../db/index.ts';
+import { forbidden } from '../http/errors.ts';
 import { scopeFor } from './access.ts';
 import { dateText } from './rules.ts';
 
@@ -23,6 +35,29 @@ export interface DuplicateQuery {
 }
 
 export type DuplicateReason = 'name_and_birth_date' | 'email' | 'phone' | 'organization';
+
+/** A visible match: some of its fields, and why it matched. */
+export interface Duplicate {
+  id: number;
+  is_company: boolean | null;
+  organization: string | null;
+  first_name: string;
+  last_name: string;
+  date_of_birth: string | null;
+  email: string | null;
+  phone_number: string | null;
+  zip: string | null;
+  city: string | null;
+  assigned_to: number | null;
+  created_at: Date;
+  reasons: DuplicateReason[];
+}
+
+export interface DuplicateAnswer {
+  data: Duplicate[];
+  /** A possible duplicate exists that the user may not see (ask the back office); no count. */
+  hidden: boolean;
+}
 
 /** Digits of a phone number as compared: '+41 79 123 45 67' and '079 123 45 67' are the same. */
 export function phoneDigits(phone: string): string {
@@ -45,41 +80,61 @@ export const duplicateQuerySchema = {
   },
 } as const;
 
-export async function findDuplicates(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  query: DuplicateQuery,
-): Promise<{ data: Row[]; hidden: number }> {
+type CustomerBuilder = ExpressionBuilder<Tables, 'customers'>;
+type Condition = (eb: CustomerBuilder) => Expression<SqlBool>;
+
+/** The match conditions the query asks for, by reason. */
+function matchConditions(query: DuplicateQuery): Array<[DuplicateReason, Condition]> {
   const text = (value: string | undefined) => value?.trim() || undefined;
   const first = text(query.first_name)?.toLowerCase();
   const last = text(query.last_name)?.toLowerCase();
+  const birth = query.date_of_birth;
   const email = text(query.email)?.toLowerCase();
   const phone = text(query.phone_number) ? phoneDigits(query.phone_number ?? '') : undefined;
   const organization = text(query.organization)?.toLowerCase();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- dynamic tables are untyped in Kysely.
-  const reasons: Array<[DuplicateReason, (eb: any) => Expression<SqlBool>]> = [];
-  if (first && last && query.date_of_birth) {
-    reasons.push([
+  const conditions: Array<[DuplicateReason, Condition]> = [];
+  if (first && last && birth) {
+    conditions.push([
       'name_and_birth_date',
       (eb) =>
         eb.and([
           eb(eb.fn('lower', ['last_name']), '=', last),
           eb(eb.fn('lower', ['first_name']), '=', first),
-          eb('date_of_birth', '=', query.date_of_birth),
+          eb('date_of_birth', '=', birth),
         ]),
     ]);
   }
-  if (email) reasons.push(['email', (eb) => eb(eb.fn('lower', ['email']), '=', email)]);
+  if (email) conditions.push(['email', (eb) => eb(eb.fn('lower', ['email']), '=', email)]);
   if (phone && phone.replace(/\D/g, '').length >= 6)
-    reasons.push(['phone', (eb) => eb(PHONE_SQL, '=', phone)]);
+    conditions.push(['phone', (eb) => eb(PHONE_SQL, '=', phone)]);
   if (organization)
-    reasons.push(['organization', (eb) => eb(eb.fn('lower', ['organization']), '=', organization)]);
-  if (reasons.length === 0) return { data: [], hidden: 0 };
+    conditions.push([
+      'organization',
+      (eb) => eb(eb.fn('lower', ['organization']), '=', organization),
+    ]);
+  return conditions;
+}
 
-  const scope = scopeFor(app, 'customers', request.principal);
-  const rows = await app.db
+export async function findDuplicates(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  query: DuplicateQuery,
+): Promise<DuplicateAnswer> {
+  const principal = request.principal;
+  const mode = visibilityModeOf(principal);
+  if (mode === 'none') throw forbidden('You have no access to customers.');
+  const conditions = matchConditions(query);
+  if (conditions.length === 0) return { data: [], hidden: false };
+
+  const scope = scopeExpression(scopeFor(app, 'customers', principal));
+  const matching = (eb: CustomerBuilder) => eb.or(conditions.map(([, condition]) => condition(eb)));
+  const candidates = app.db
     .selectFrom('customers')
-    .select([
+    .where(matching)
+    .$if(query.exclude_id !== undefined, (qb) => qb.where('id', '<>', query.exclude_id ?? 0));
+
+  const rows = await candidates
+    .select((eb) => [
       'id',
       'is_company',
       'organization',
@@ -92,33 +147,31 @@ export async function findDuplicates(
       'city',
       'assigned_to',
       'created_at',
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- dynamic tables are untyped in Kysely.
-      (eb: any) => eb.case().when(scope(eb)).then(true).else(false).end().as('visible'),
-      ...reasons.map(
-        ([name, condition]) =>
-          // eslint-disable-next-line @typescript-eslint/no-explicit-any -- dynamic tables are untyped in Kysely.
-          (eb: any) =>
-            eb.case().when(condition(eb)).then(true).else(false).end().as(`match_${name}`),
-      ),
+      sql<DuplicateReason[]>`array_remove(array[${sql.join(
+        conditions.map(([reason, condition]) => sql`case when ${condition(eb)} then ${reason} end`),
+      )}]::text[], null)`.as('reasons'),
     ])
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- dynamic tables are untyped in Kysely.
-    .where((eb: any) => eb.or(reasons.map(([, condition]) => condition(eb))))
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- dynamic tables are untyped in Kysely.
-    .$if(query.exclude_id !== undefined, (qb: any) => qb.where('id', '<>', query.exclude_id))
+    .where(scope)
     .orderBy('id')
     .limit(50)
     .execute();
-  const data: Row[] = [];
-  let hidden = 0;
-  for (const row of rows) {
-    if (!row.visible) {
-      hidden++;
-      continue;
-    }
-    const matched = reasons.map(([name]) => name).filter((name) => row[`match_${name}`]);
-    const { visible: _visible, ...rest } = row;
-    for (const name of reasons.map(([reason]) => reason)) delete rest[`match_${name}`];
-    data.push({ ...rest, date_of_birth: dateText(rest.date_of_birth) ?? null, reasons: matched });
+
+  // Only a consultant (own customers) is told that something it may not see matched.
+  let hidden = false;
+  if (mode === 'owner') {
+    const invisible = await candidates
+      .select('id')
+      .where(sql<boolean>`not coalesce(${scope}, false)`)
+      .limit(1)
+      .executeTakeFirst();
+    hidden = invisible !== undefined;
   }
-  return { data, hidden };
+  return {
+    data: rows.map((row) => ({
+      ...row,
+      id: Number(row.id),
+      date_of_birth: dateText(row.date_of_birth) ?? null,
+    })),
+    hidden,
+  };
 }
