@@ -5,11 +5,13 @@
  * read, change and delete only inside it; tests use it to know what a principal should see.
  */
 import type { FastifyInstance } from 'fastify';
+import { type Expression, expressionBuilder, type SqlBool } from 'kysely';
 import type { ResourceModel } from '../../src/schema/model.ts';
 import type { Principal } from '../auth/permissions.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import type { HookContext, ResourceHookRegistry, ScopeCondition } from '../crud/hooks.ts';
 import type { DB } from '../db/index.ts';
+import { type ResourceTables, resourceDb } from '../db/resource.ts';
 import { combineScopes, visibilityScope } from './visibility.ts';
 
 /** What a scope is computed from: the app (or anything holding the same three parts). */
@@ -21,6 +23,13 @@ export function recordScope(hooks: ResourceHookRegistry, context: HookContext): 
     hooks.of(context.model.name).scope?.(context),
   );
 }
+
+/**
+ * A scope as a plain condition, for a hand-written query on a named (typed) table: the scope's
+ * builder is that of a resource table, which a typed query's builder is not.
+ */
+export const scopeExpression = (scope: ScopeCondition): Expression<SqlBool> =>
+  scope(expressionBuilder<ResourceTables, string>());
 
 const contextOf = (
   source: ScopeSource,
@@ -43,7 +52,7 @@ export async function visibleIds(
 ): Promise<number[]> {
   if (ids.length === 0) return [];
   const scope = recordScope(source.resourceHooks, contextOf(source, model, principal, source.db));
-  const rows = await source.db
+  const rows = await resourceDb(source.db)
     .selectFrom(model.table)
     .select('id')
     .where('id', 'in', ids)
@@ -60,7 +69,7 @@ export async function visibleCount(
   principal: Principal,
 ): Promise<number> {
   const scope = recordScope(source.resourceHooks, contextOf(source, model, principal, source.db));
-  const row = await source.db
+  const row = await resourceDb(source.db)
     .selectFrom(model.table)
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where(scope)

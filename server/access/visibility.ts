@@ -29,7 +29,8 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { FieldModel, ResourceModel } from '../../src/schema/model.ts';
 import type { Principal } from '../auth/permissions.ts';
 import { routeSetOf } from '../auth/permissions.ts';
-import type { DB, Row } from '../db/index.ts';
+import type { DB } from '../db/index.ts';
+import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import type { HookContext, ScopeCondition, WriteContext } from '../crud/hooks.ts';
 import { ApiError, assertNoErrors } from '../http/errors.ts';
 
@@ -129,7 +130,7 @@ export function combineScopes(
   second: ScopeCondition | undefined,
 ): ScopeCondition {
   if (first && second) return (eb) => eb.and([first(eb), second(eb)]);
-  return first ?? second ?? ((eb) => eb.val(true) as never);
+  return first ?? second ?? ((eb) => eb.val(true));
 }
 
 /** Is the record `id` of `model` visible to the principal (markers only)? */
@@ -141,7 +142,7 @@ export async function isVisible(
   id: number,
 ): Promise<boolean> {
   const where = condition(model, models, principal, undefined, [model.name]);
-  const row = await db
+  const row = await resourceDb(db)
     .selectFrom(model.table)
     .select('id')
     .where('id', '=', id)
@@ -158,7 +159,10 @@ const sameValue = (a: unknown, b: unknown) =>
  * forces the owner / sub-broker of new records, refuses handing records over, and refuses
  * references to customer data the writer cannot see.
  */
-export async function enforceOwnership(values: Row, context: WriteContext): Promise<Row> {
+export async function enforceOwnership(
+  values: ResourceRow,
+  context: WriteContext,
+): Promise<ResourceRow> {
   const { model, models, principal } = context;
   const mode = visibilityModeOf(principal);
   if (mode === 'all') return values;
@@ -166,7 +170,7 @@ export async function enforceOwnership(values: Row, context: WriteContext): Prom
   if (hasMarkers(markers) && mode === 'none') {
     throw new ApiError(403, 'Your account has no access to customer data.');
   }
-  const out: Row = { ...values };
+  const out: ResourceRow = { ...values };
   const errors: Record<string, string[]> = {};
   const creating = context.mode === 'create';
   const existing = context.existing ?? {};

@@ -11,7 +11,8 @@ import { sql } from 'kysely';
 import { audit } from '../auth/audit.ts';
 import { routeSetOf } from '../auth/permissions.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
-import type { DB, Row } from '../db/index.ts';
+import type { DB } from '../db/index.ts';
+import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import type { HookContext, ResourceHooks, ScopeCondition, WriteContext } from '../crud/hooks.ts';
 import { ApiError, validationError } from '../http/errors.ts';
 import { mailToUser } from '../mail/mailer.ts';
@@ -20,7 +21,7 @@ import { createPasswordToken, publicUrl, TOKEN_HOURS } from './tokens.ts';
 
 type Errors = Record<string, string[]>;
 
-const NOTHING: ScopeCondition = (eb) => eb.val(false) as never;
+const NOTHING: ScopeCondition = (eb) => eb.val(false);
 const jsonList = (value: unknown): string[] =>
   ((typeof value === 'string' ? JSON.parse(value) : value) as string[] | null) ?? [];
 const sameSet = (a: unknown, b: unknown) => {
@@ -30,7 +31,7 @@ const sameSet = (a: unknown, b: unknown) => {
 };
 
 /** The value a field will have after the write: the body's, else the stored one. */
-const after = (body: Row, existing: Row | undefined, column: string) =>
+const after = (body: ResourceRow, existing: ResourceRow | undefined, column: string) =>
   column in body ? body[column] : existing?.[column];
 
 /** A date column's value as YYYY-MM-DD (inside transactions PGlite answers Date objects). */
@@ -45,8 +46,8 @@ const dateText = (value: unknown): string | undefined =>
  * field can be changed on its own (the generic API contract).
  */
 function dateOrder(
-  body: Row,
-  _existing: Row | undefined,
+  body: ResourceRow,
+  _existing: ResourceRow | undefined,
   from: string,
   to: string,
   errors: Errors,
@@ -58,7 +59,7 @@ function dateOrder(
 }
 
 /** Sends the invitation mail with a link to set the password (new accounts). */
-export async function sendInvitation(db: DB, user: Row): Promise<void> {
+export async function sendInvitation(db: DB, user: ResourceRow): Promise<void> {
   const token = await createPasswordToken(db, Number(user.id), 'invitation');
   await mailToUser(
     db,
@@ -75,8 +76,8 @@ export async function sendInvitation(db: DB, user: Row): Promise<void> {
 
 /** Audit entries and session revocation after a change of an account's login row. */
 async function afterAccountChange(
-  context: HookContext & { mode: 'create' | 'update' | 'delete'; existing?: Row },
-  row: Row,
+  context: HookContext & { mode: 'create' | 'update' | 'delete'; existing?: ResourceRow },
+  row: ResourceRow,
   resource: string,
 ): Promise<void> {
   const { db, principal } = context;
@@ -121,10 +122,7 @@ async function afterAccountChange(
 const staffOnly: ScopeCondition = (eb) =>
   eb.not(
     eb.exists(
-      eb
-        .selectFrom('external_users as x')
-        .select('x.id')
-        .whereRef('x.user_id', '=', sql.ref('users.id') as never),
+      eb.selectFrom('external_users as x').select('x.id').whereRef('x.user_id', '=', 'users.id'),
     ),
   );
 
@@ -207,9 +205,12 @@ export const userHooks: ResourceHooks = {
   },
 };
 
-/** The login row's columns of an external user. */
-function loginColumns(values: Row): Row {
-  const out: Row = {};
+/**
+ * The login row's columns of an external user: the external-users model's values (validated by its
+ * schema, unknown to the compiler), so the login row is written through the resource view.
+ */
+function loginColumns(values: ResourceRow): ResourceRow {
+  const out: ResourceRow = {};
   for (const column of ['first_name', 'last_name', 'email', 'phone', 'language', 'is_active']) {
     if (column in values) out[column] = values[column];
   }
@@ -229,7 +230,7 @@ export const externalUserHooks: ResourceHooks = {
       if (clash) throw validationError({ email: ['is already used by another record'] });
     }
     if (context.mode === 'create') {
-      const user = await context.db
+      const user = await resourceDb(context.db)
         .insertInto('users')
         .values({
           ...loginColumns(values),
@@ -243,7 +244,7 @@ export const externalUserHooks: ResourceHooks = {
     }
     const login = loginColumns(values);
     if (Object.keys(login).length > 0 && context.existing?.user_id) {
-      await context.db
+      await resourceDb(context.db)
         .updateTable('users')
         .set({ ...login, updated_at: sql`now()` })
         .where('id', '=', Number(context.existing.user_id))
@@ -300,12 +301,12 @@ export const subBrokerHooks: ResourceHooks = {
     for (let step = 0; current !== null && step < 100; step++) {
       if (current === self)
         return { parent_id: ['cannot be the sub-broker itself or one below it'] };
-      const row: Row | undefined = await context.db
+      const row = await context.db
         .selectFrom('sub_brokers')
         .select('parent_id')
         .where('id', '=', current)
         .executeTakeFirst();
-      current = (row?.parent_id as number | null | undefined) ?? null;
+      current = row?.parent_id ?? null;
     }
     return undefined;
   },

@@ -7,10 +7,10 @@
  *                                           never answered (only has_password)
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { PREFERENCES_WIRE_SCHEMA, type PreferencesWire } from '../../src/schema/preferences.ts';
+import type { OfferCredentialsTable } from '../../src/types/database.ts';
 import { audit } from '../auth/audit.ts';
-import type { Row } from '../db/index.ts';
 import { dataSchema } from '../http/lists.ts';
 import { loadPreferences, preferencesWire, savePreferences } from './preferences.ts';
 import { decrypt, encrypt, offerKey } from './secrets.ts';
@@ -100,10 +100,10 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     return {
       data: {
         offer_username: row?.username_encrypted
-          ? decrypt(key, String(row.username_encrypted), `offer-username:${userId}`)
+          ? decrypt(key, row.username_encrypted, `offer-username:${userId}`)
           : null,
         has_password: Boolean(row?.password_encrypted),
-        updated_at: row ? new Date(row.updated_at as string).toISOString() : null,
+        updated_at: row ? row.updated_at.toISOString() : null,
       },
     };
   };
@@ -145,7 +145,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
       const userId = request.principal!.id;
       const body = request.body;
       const key = await offerKey(db);
-      const values: Row = {};
+      const values: Updateable<OfferCredentialsTable> = {};
       if (body.offer_username !== undefined) {
         values.username_encrypted = body.offer_username
           ? encrypt(key, body.offer_username, `offer-username:${userId}`)

@@ -8,10 +8,11 @@
  * feature never edits a central list. The registry is sealed when the app is ready: hooks for a
  * resource no schema declares (a typo would leave a scope unapplied) stop the start.
  */
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Expression, SqlBool } from 'kysely';
 import type { ResourceModel } from '../../src/schema/model.ts';
 import type { SessionUser } from '../auth/sessions.ts';
-import type { DB, Row } from '../db/index.ts';
+import type { DB } from '../db/index.ts';
+import type { ResourceExpressionBuilder, ResourceRow } from '../db/resource.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,26 +31,29 @@ export interface HookContext {
 export interface WriteContext extends HookContext {
   mode: 'create' | 'update';
   /** The stored record, on update. */
-  existing?: Row;
+  existing?: ResourceRow;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- dynamic tables are untyped in Kysely.
-export type ScopeCondition = (eb: ExpressionBuilder<any, any>) => Expression<SqlBool>;
+/**
+ * A where-condition on the resource's table (the table is chosen at run time: server/db/resource.ts).
+ * Hand-written queries on a named table apply it with `scopeExpression` (server/access/scope.ts).
+ */
+export type ScopeCondition = (eb: ResourceExpressionBuilder) => Expression<SqlBool>;
 
 export interface ResourceHooks {
   /** Limits the records the principal may list, read, change and delete; undefined: all. */
   scope?(context: HookContext): ScopeCondition | undefined;
   /** Rules across fields or against the database: field errors (answered with 422), or none. */
   validate?(
-    body: Row,
+    body: ResourceRow,
     context: WriteContext,
   ): Promise<Record<string, string[]> | undefined> | Record<string, string[]> | undefined;
   /** Column values the server sets or overrides before the write. */
-  prepare?(values: Row, context: WriteContext): Promise<Row> | Row;
+  prepare?(values: ResourceRow, context: WriteContext): Promise<ResourceRow> | ResourceRow;
   /** After a successful write, in the same transaction. */
   afterWrite?(
-    row: Row,
-    context: HookContext & { mode: 'create' | 'update' | 'delete'; existing?: Row },
+    row: ResourceRow,
+    context: HookContext & { mode: 'create' | 'update' | 'delete'; existing?: ResourceRow },
   ): Promise<void> | void;
 }
 

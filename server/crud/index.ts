@@ -14,7 +14,8 @@ import { sql } from 'kysely';
 import type { ResourceModel } from '../../src/schema/model.ts';
 import { recordScope } from '../access/scope.ts';
 import { enforceOwnership } from '../access/visibility.ts';
-import type { DB, Row } from '../db/index.ts';
+import type { DB } from '../db/index.ts';
+import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import { assertNoErrors, notFound } from '../http/errors.ts';
 import { COUNT_TOTAL, dataSchema, listSchema, offsetOf, pageAnswer } from '../http/lists.ts';
 import { type IdParams, idParams } from '../http/params.ts';
@@ -55,7 +56,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
   const scopeOf = (context: HookContext) => recordScope(app.resourceHooks, context);
 
   const findOne = (context: HookContext, id: number) =>
-    context.db
+    resourceDb(context.db)
       .selectFrom(model.table)
       .selectAll()
       .where('id', '=', id)
@@ -63,7 +64,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
       .executeTakeFirst();
 
   /** Validation hooks, references, prepare, write and afterWrite, in one transaction. */
-  const write = (request: FastifyRequest, body: Row, id?: number) =>
+  const write = (request: FastifyRequest, body: ResourceRow, id?: number) =>
     db
       .transaction()
       .execute(async (trx) => {
@@ -82,14 +83,15 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
         let values = toColumns(model, body);
         if (own.prepare) values = await own.prepare(values, context);
         values = await enforceOwnership(values, context);
+        const table = resourceDb(trx);
         const row =
           id === undefined
-            ? await trx
+            ? await table
                 .insertInto(model.table)
                 .values(Object.keys(values).length > 0 ? values : { id: sql`default` })
                 .returningAll()
                 .executeTakeFirstOrThrow()
-            : await trx
+            : await table
                 .updateTable(model.table)
                 .set({ ...values, updated_at: sql`now()` })
                 .where('id', '=', id)
@@ -120,9 +122,10 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
       const direction = (
         query.order ?? (query.sort ? 'asc' : (defaultSort?.order ?? 'asc'))
       ).toLowerCase() as 'asc' | 'desc';
+      const resources = resourceDb(db);
       return pageAnswer(
         query,
-        db
+        resources
           .selectFrom(model.table)
           .selectAll()
           .where(where)
@@ -131,7 +134,11 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
           .limit(query.per_page)
           .offset(offsetOf(query))
           .execute(),
-        db.selectFrom(model.table).select(COUNT_TOTAL).where(where).executeTakeFirstOrThrow(),
+        resources
+          .selectFrom(model.table)
+          .select(COUNT_TOTAL)
+          .where(where)
+          .executeTakeFirstOrThrow(),
       );
     },
   );
@@ -149,7 +156,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
     },
   );
 
-  app.post<{ Body: Row }>(
+  app.post<{ Body: ResourceRow }>(
     base,
     {
       config: { access: access.create },
@@ -167,11 +174,11 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
     },
   );
 
-  const update = async (request: FastifyRequest<{ Params: IdParams; Body: Row }>) => ({
+  const update = async (request: FastifyRequest<{ Params: IdParams; Body: ResourceRow }>) => ({
     data: await write(request, request.body, request.params.id),
   });
 
-  app.put<{ Params: IdParams; Body: Row }>(
+  app.put<{ Params: IdParams; Body: ResourceRow }>(
     `${base}/:id`,
     {
       config: { access: access.update },
@@ -186,7 +193,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
     update,
   );
 
-  app.patch<{ Params: IdParams; Body: Row }>(
+  app.patch<{ Params: IdParams; Body: ResourceRow }>(
     `${base}/:id`,
     {
       config: { access: access.update },
@@ -213,7 +220,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
         .transaction()
         .execute(async (trx) => {
           const context = contextOf(request, trx);
-          const deleted = await trx
+          const deleted = await resourceDb(trx)
             .deleteFrom(model.table)
             .where('id', '=', id)
             .where(scopeOf(context))

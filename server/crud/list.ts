@@ -2,9 +2,10 @@
  * The list query of the generic CRUD routes: which query-string parameters a resource's list
  * accepts (from its schema: filters, ranges, sort columns) and the where-condition they make.
  */
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import { ID_SCHEMA } from '../../src/schema/limits.ts';
 import type { FieldModel, JsonSchema, ResourceModel } from '../../src/schema/model.ts';
+import type { ResourceExpressionBuilder } from '../db/resource.ts';
 import { escapeLike, type PageQuery, pageSchema, perPageSchema } from '../http/lists.ts';
 
 export const MAX_PER_PAGE = 500;
@@ -67,12 +68,9 @@ function stripAnnotations(schema: JsonSchema): JsonSchema {
   ) as JsonSchema;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- dynamic tables are untyped in Kysely.
-type AnyBuilder = ExpressionBuilder<any, any>;
-
 /** The list's filters, ids and search words as one where-condition. */
 export function filterExpressions(model: ResourceModel, query: ListQuery) {
-  return (eb: AnyBuilder): Expression<SqlBool> => {
+  return (eb: ResourceExpressionBuilder): Expression<SqlBool> => {
     const conditions: Expression<SqlBool>[] = [];
     if (query.id) conditions.push(eb('id', 'in', query.id));
     for (const field of model.fields) {
@@ -104,7 +102,11 @@ export function filterExpressions(model: ResourceModel, query: ListQuery) {
   };
 }
 
-function fieldCondition(eb: AnyBuilder, field: FieldModel, value: unknown): Expression<SqlBool> {
+function fieldCondition(
+  eb: ResourceExpressionBuilder,
+  field: FieldModel,
+  value: unknown,
+): Expression<SqlBool> {
   if (field.kind === 'references' || field.kind === 'enumArray') {
     const values = value as unknown[];
     return eb.or(

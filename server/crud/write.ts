@@ -4,14 +4,15 @@
  */
 import { type SqlBool, sql } from 'kysely';
 import type { ResourceModel } from '../../src/schema/model.ts';
-import type { DB, Row } from '../db/index.ts';
+import type { DB } from '../db/index.ts';
+import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import { ApiError, assertNoErrors, validationError } from '../http/errors.ts';
 
 const JSON_KINDS = new Set(['references', 'enumArray', 'object', 'array']);
 
 /** Converts a validated wire body into column values: read-only fields dropped, JSON stringified. */
-export function toColumns(model: ResourceModel, body: Row): Row {
-  const values: Row = {};
+export function toColumns(model: ResourceModel, body: ResourceRow): ResourceRow {
+  const values: ResourceRow = {};
   for (const field of model.fields) {
     if (field.readOnly || !(field.column in body)) continue;
     const value = body[field.column];
@@ -22,7 +23,11 @@ export function toColumns(model: ResourceModel, body: Row): Row {
 }
 
 /** Every `x-reference` of the body must name existing records (422 naming the field). */
-export async function checkReferences(db: DB, model: ResourceModel, body: Row): Promise<void> {
+export async function checkReferences(
+  db: DB,
+  model: ResourceModel,
+  body: ResourceRow,
+): Promise<void> {
   const errors: Record<string, string[]> = {};
   for (const field of model.fields) {
     if (!field.reference || body[field.column] === undefined || body[field.column] === null)
@@ -32,7 +37,7 @@ export async function checkReferences(db: DB, model: ResourceModel, body: Row): 
         ? (body[field.column] as number[])
         : [body[field.column] as number];
     if (ids.length === 0) continue;
-    const found = await db
+    const found = await resourceDb(db)
       .selectFrom(field.reference.replace(/-/g, '_'))
       .select('id')
       .where('id', 'in', ids)
@@ -98,7 +103,7 @@ export async function refuseIfListed(
   for (const model of models) {
     for (const field of model.fields) {
       if (field.kind !== 'references' || field.reference !== target.name) continue;
-      const used = await db
+      const used = await resourceDb(db)
         .selectFrom(model.table)
         .select('id')
         .where(sql<SqlBool>`${sql.ref(field.column)} @> ${JSON.stringify([id])}::jsonb`)

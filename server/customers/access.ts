@@ -7,7 +7,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ResourceModel } from '../../src/schema/model.ts';
 import { recordScope } from '../access/scope.ts';
 import type { SessionUser } from '../auth/sessions.ts';
-import type { DB, Row } from '../db/index.ts';
+import type { DB } from '../db/index.ts';
+import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import type { ScopeCondition } from '../crud/hooks.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { dataSchema } from '../http/lists.ts';
@@ -44,9 +45,9 @@ export async function visibleRow(
   resource: string,
   id: number,
   db: DB = app.db,
-): Promise<Row | undefined> {
+): Promise<ResourceRow | undefined> {
   const model = modelOf(app, resource);
-  return db
+  return resourceDb(db)
     .selectFrom(model.table)
     .selectAll()
     .where('id', '=', id)
@@ -61,7 +62,7 @@ export async function requireVisible(
   resource: string,
   id: number,
   db: DB = app.db,
-): Promise<Row> {
+): Promise<ResourceRow> {
   const row = await visibleRow(app, request, resource, id, db);
   if (!row) throw notFound(modelOf(app, resource).title);
   return row;

@@ -8,8 +8,9 @@
  * The type is read from the content (./files.ts); a record the user may not see answers 404.
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
-import type { Row } from '../db/index.ts';
+import { type Insertable, sql } from 'kysely';
+import type { DocumentsTable } from '../../src/types/database.ts';
+import type { ResourceRow } from '../db/resource.ts';
 import { ApiError, notFound, validationError } from '../http/errors.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { createAjvInstance, fieldErrors, inputSchema } from '../http/validation.ts';
@@ -28,7 +29,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
   const validateDocument = createAjvInstance.compile(inputSchema(modelOf(app, 'documents').schema));
 
   /** Sets the customer's picture (a stored key, or none) and removes the file it replaces. */
-  const replaceAvatar = async (customer: Row, key: string | null) => {
+  const replaceAvatar = async (customer: ResourceRow, key: string | null) => {
     const row = await app.db
       .updateTable('customers')
       .set({ avatar: key, updated_at: sql`now()` })
@@ -61,7 +62,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       try {
         if (!file) throw validationError({ file: ['is required'] });
         const fields = upload.fields;
-        const body: Row = {
+        const body: Insertable<DocumentsTable> = {
           customer_id: Number(customer.id),
           document_name:
             fields.document_name?.trim() || file.originalName.replace(/\.[^.]+$/, '') || 'Dokument',

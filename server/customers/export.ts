@@ -11,7 +11,8 @@ import { stringify } from 'csv-stringify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FieldModel } from '../../src/schema/model.ts';
 import { ID_SCHEMA } from '../../src/schema/limits.ts';
-import type { Row } from '../db/index.ts';
+import { scopeExpression } from '../access/scope.ts';
+import type { ResourceRow } from '../db/resource.ts';
 import { modelOf, scopeFor } from './access.ts';
 import { enumLabel, fieldLabel, type Language, languageOf, lookup } from './labels.ts';
 import { dateText } from './rules.ts';
@@ -57,7 +58,7 @@ export function exportCustomers(
 ): Readable {
   const language: Language = languageOf(request.principal?.language);
   const fields = reportFields(app);
-  const scope = scopeFor(app, 'customers', request.principal);
+  const scope = scopeExpression(scopeFor(app, 'customers', request.principal));
   const yes = lookup(language, 'app.customers.export.yes') ?? 'yes';
   const no = lookup(language, 'app.customers.export.no') ?? 'no';
   // Names of referenced records, loaded once (small tables).
@@ -100,14 +101,14 @@ export function exportCustomers(
     }
   }
 
-  function cell(field: FieldModel, row: Row): string {
+  function cell(field: FieldModel, row: ResourceRow): string {
     const value = row[field.column];
     if (value === null || value === undefined) return '';
     switch (field.kind) {
       case 'boolean':
         return value ? yes : no;
       case 'datetime':
-        return new Date(value as string).toISOString();
+        return (value instanceof Date ? value : new Date(String(value))).toISOString();
       case 'date':
         return dateText(value) ?? '';
       case 'enum':

@@ -11,7 +11,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { FieldModel } from '../../src/schema/model.ts';
-import type { DB, Row } from '../db/index.ts';
+import type { DB } from '../db/index.ts';
+import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import { validationError } from '../http/errors.ts';
 import { createAjvInstance, fieldErrors, inputSchema } from '../http/validation.ts';
 import { modelOf } from './access.ts';
@@ -40,10 +41,10 @@ export interface Prepared {
   mapping: Record<string, string | null>;
   suggested: Record<string, string | null>;
   /** Wire bodies of the valid rows, with their row numbers. */
-  valid: Array<{ row: number; body: Row }>;
+  valid: Array<{ row: number; body: ResourceRow }>;
   errors: RowError[];
   invalidRows: number;
-  preview: Array<{ row: number; line: number; values: Row; valid: boolean }>;
+  preview: Array<{ row: number; line: number; values: ResourceRow; valid: boolean }>;
 }
 
 /** Parses, maps and checks every row; writes nothing. */
@@ -111,7 +112,8 @@ export async function prepareImport(
   const columnOfField = new Map(columns.map((column) => [column.field.column, column.header]));
 
   const errors: RowError[] = [];
-  const candidates: Array<{ row: number; line: number; body: Row; errors: RowError[] }> = [];
+  const candidates: Array<{ row: number; line: number; body: ResourceRow; errors: RowError[] }> =
+    [];
   const recommended = new Set<number>();
   for (const [index, { values, line }] of parsed.rows.entries()) {
     const row = index + 1;
@@ -125,7 +127,7 @@ export async function prepareImport(
         `has ${values.length} values, the header line has ${parsed.headers.length} columns`,
       );
     }
-    const body: Row = {};
+    const body: ResourceRow = {};
     for (const { header, index: at, field } of columns) {
       const text = (values[at] ?? '').trim();
       if (text === '') continue;
@@ -202,13 +204,14 @@ export async function writeImport(
   await db.transaction().execute(async (trx) => {
     for (let start = 0; start < valid.length; start += BATCH) {
       const rows = valid.slice(start, start + BATCH).map(({ body }) => {
-        const out: Row = {};
+        const out: ResourceRow = {};
         for (const [key, value] of Object.entries(body)) {
           out[key] = model.json.has(key) && value !== null ? JSON.stringify(value) : value;
         }
         return out;
       });
-      await trx.insertInto('customers').values(rows).execute();
+      // The rows' columns are the customer model's fields mapped from the file (run-time names).
+      await resourceDb(trx).insertInto('customers').values(rows).execute();
       onProgress?.(Math.min(valid.length, start + BATCH));
     }
   });

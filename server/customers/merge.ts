@@ -12,7 +12,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { audit } from '../auth/audit.ts';
-import type { DB, Row } from '../db/index.ts';
+import type { DB } from '../db/index.ts';
+import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import { ApiError, notFound, validationError } from '../http/errors.ts';
 import { getStorage } from '../storage/index.ts';
 import { modelOf } from './access.ts';
@@ -39,7 +40,7 @@ async function referencesToCustomers(db: DB): Promise<Array<{ table: string; col
 }
 
 export interface MergeResult {
-  data: Row;
+  data: ResourceRow;
   moved: Record<string, number>;
   filled: string[];
 }
@@ -63,21 +64,23 @@ export async function mergeCustomers(
       .where('id', 'in', [keepId, duplicateId])
       .forUpdate()
       .execute();
-    const keep = rows.find((row) => Number(row.id) === keepId);
-    const duplicate = rows.find((row) => Number(row.id) === duplicateId);
+    const keep = rows.find((row) => row.id === keepId);
+    const duplicate = rows.find((row) => row.id === duplicateId);
     if (!keep) throw notFound(model.title);
     if (!duplicate)
       throw validationError({ duplicate_id: [`refers to unknown customers: ${duplicateId}`] });
 
+    // Tables and columns found at run time (catalogue, models): the resource view of the database.
+    const resources = resourceDb(trx);
     const moved: Record<string, number> = {};
     for (const { table, column } of await referencesToCustomers(trx)) {
-      let query = trx
+      let query = resources
         .updateTable(table)
         .set({ [column]: keepId })
         .where(column, '=', duplicateId);
       // The customer that stays cannot recommend itself: its link to the duplicate is dropped.
       if (table === 'customers') {
-        await trx
+        await resources
           .updateTable('customers')
           .set({ [column]: null })
           .where('id', '=', keepId)
@@ -93,7 +96,7 @@ export async function mergeCustomers(
     for (const other of app.models) {
       for (const field of other.fields) {
         if (field.kind !== 'references' || field.reference !== 'customers') continue;
-        const updated = await trx
+        const updated = await resources
           .updateTable(other.table)
           .set({
             [field.column]: sql`(select coalesce(jsonb_agg(distinct case when value::int = ${duplicateId} then ${keepId} else value::int end), '[]'::jsonb) from jsonb_array_elements_text(${sql.ref(field.column)}))`,
@@ -106,12 +109,14 @@ export async function mergeCustomers(
     }
 
     const filled: string[] = [];
-    const changes: Row = {};
+    const changes: ResourceRow = {};
+    const kept: ResourceRow = keep;
+    const removed: ResourceRow = duplicate;
     if (fillEmpty) {
       for (const field of model.fields) {
         if (field.readOnly && field.name !== 'avatar') continue;
-        const mine = keep[field.column];
-        const theirs = duplicate[field.column];
+        const mine = kept[field.column];
+        const theirs = removed[field.column];
         if (isEmpty(theirs)) continue;
         if (isEmpty(mine)) {
           changes[field.column] =
@@ -126,11 +131,11 @@ export async function mergeCustomers(
         }
       }
     }
-    if (duplicate.avatar && changes.avatar !== duplicate.avatar)
-      removedAvatar = String(duplicate.avatar);
-    const after: Row = { ...keep, ...changes };
+    if (duplicate.avatar && changes.avatar !== duplicate.avatar) removedAvatar = duplicate.avatar;
+    const after: ResourceRow = { ...keep, ...changes };
     for (const key of ['correspondence_languages', 'languages']) {
-      if (typeof after[key] === 'string') after[key] = JSON.parse(after[key] as string);
+      const written = after[key];
+      if (typeof written === 'string') after[key] = JSON.parse(written);
     }
     const errors = await checkCustomer(trx, after);
     if (hasErrors(errors)) {
@@ -142,7 +147,7 @@ export async function mergeCustomers(
     }
     const stored =
       Object.keys(changes).length > 0
-        ? await trx
+        ? await resources
             .updateTable('customers')
             .set({ ...changes, updated_at: sql`now()` })
             .where('id', '=', keepId)

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { ID_SCHEMA } from '../../src/schema/limits.ts';
 import { enforceOwnership } from '../access/visibility.ts';
-import type { Row } from '../db/index.ts';
+import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import { ApiError } from '../http/errors.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { responseSchema } from '../http/validation.ts';
@@ -135,7 +135,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
           .selectAll()
           .where('id', '=', Number(member.customer_id))
           .executeTakeFirstOrThrow();
-        const values: Row = {
+        const values: ResourceRow = {
           is_company: false,
           lead_source: household.lead_source,
           recommended_by_customer_id: household.id,
@@ -163,14 +163,15 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
           principal: request.principal,
           mode: 'create',
         });
-        const customer = await trx
+        // The values passed the generic ownership rule: a resource row from here on.
+        const customer = await resourceDb(trx)
           .insertInto('customers')
           .values(owned)
           .returningAll()
           .executeTakeFirstOrThrow();
         await trx
           .updateTable('household_members')
-          .set({ linked_customer_id: customer.id, updated_at: sql`now()` })
+          .set({ linked_customer_id: Number(customer.id), updated_at: sql`now()` })
           .where('id', '=', Number(member.id))
           .execute();
         return customer;

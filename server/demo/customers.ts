@@ -8,6 +8,8 @@
  * tests as a reference) is visible to that consultant. Kept well under 500 rows so whole-table
  * list checks stay within one page.
  */
+import type { Insertable } from 'kysely';
+import type { CustomersTable, HouseholdMembersTable } from '../../src/types/database.ts';
 import type { DB } from '../db/index.ts';
 
 interface Place {
@@ -234,11 +236,13 @@ const ascii = (text: string) =>
 const pad = (n: number) => String(n).padStart(2, '0');
 const date = (year: number, month: number, day: number) => `${year}-${pad(month)}-${pad(day)}`;
 
-type Row = Record<string, unknown>;
+/** A customer to insert; its household members get their customer's id once it is written. */
+type CustomerValues = Insertable<CustomersTable>;
+type MemberValues = Omit<Insertable<HouseholdMembersTable>, 'customer_id'>;
 
 interface Plan {
-  customer: Row;
-  members: Row[];
+  customer: CustomerValues;
+  members: MemberValues[];
   /** Index of an earlier customer who recommended this one. */
   recommendedBy?: number;
 }
@@ -325,7 +329,7 @@ export async function seedDemoCustomers(db: DB): Promise<void> {
             ]),
           );
     const language = region === 'de' ? 'de' : region;
-    const base: Row = {
+    const base: Omit<CustomerValues, 'first_name' | 'last_name'> = {
       street,
       address_number: String(rnd.int(1, 120)) + (rnd.chance(0.1) ? 'a' : ''),
       zip: place.zip,
@@ -391,7 +395,7 @@ export async function seedDemoCustomers(db: DB): Promise<void> {
       ...(foreign ? [foreign.language] : []),
       ...(rnd.chance(0.4) ? ['en'] : []),
     ];
-    const customer: Row = {
+    const customer: CustomerValues = {
       ...base,
       is_company: false,
       first_name: firstName,
@@ -414,7 +418,7 @@ export async function seedDemoCustomers(db: DB): Promise<void> {
       other_languages: foreign && rnd.chance(0.3) ? 'Englisch (Grundkenntnisse)' : null,
     };
 
-    const members: Row[] = [];
+    const members: MemberValues[] = [];
     if (partnership && marital !== 'widowed') {
       const spouseFemale = marital === 'registered_partnership' ? female : !female;
       const spouseBirthYear = Math.max(1946, Math.min(2001, birthYear + rnd.int(-4, 4)));

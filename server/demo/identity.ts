@@ -4,7 +4,12 @@
  * account (external@demo.gscrm.ch, of "Brokerpartner Zentralschweiz AG"). Called by
  * scripts/seed-demo.ts inside its transaction, after the users and before the customers.
  */
+import type { Updateable } from 'kysely';
+import type { UsersTable } from '../../src/types/database.ts';
 import type { DB } from '../db/index.ts';
+
+/** A jsonb column's value as the database takes it (JSON text). */
+const json = (value: unknown): string => JSON.stringify(value);
 
 export const DEMO_EXTERNAL_USER = {
   email: 'external@demo.gscrm.ch',
@@ -58,43 +63,43 @@ const SUB_BROKERS = [
 ] as const;
 
 /** Entity and assignment data of the demo staff (by email). */
-const STAFF: Record<string, Record<string, unknown>> = {
+const STAFF: Record<string, Updateable<UsersTable> & { leaderEmail?: string }> = {
   'admin@demo.gscrm.ch': {
     work_location: 'zurich',
     job_title_id: 'management',
-    languages: ['de', 'en'],
-    district_ids: ['ZH'],
+    languages: json(['de', 'en']),
+    district_ids: json(['ZH']),
     show_on_leaderboard: false,
-    reports: ['clients', 'contracts', 'appointments', 'leads'],
+    reports: json(['clients', 'contracts', 'appointments', 'leads']),
   },
   'backoffice@demo.gscrm.ch': {
     work_location: 'zurich',
     job_title_id: 'back_office',
-    languages: ['de', 'fr'],
-    district_ids: ['ZH', 'AG'],
+    languages: json(['de', 'fr']),
+    district_ids: json(['ZH', 'AG']),
     show_on_leaderboard: false,
-    reports: ['clients', 'contracts'],
+    reports: json(['clients', 'contracts']),
   },
   'callcenter@demo.gscrm.ch': {
     work_location: 'switzerland',
     job_title_id: 'call_centre_agent',
-    languages: ['it', 'de'],
-    district_ids: ['TI'],
+    languages: json(['it', 'de']),
+    district_ids: json(['TI']),
     show_on_leaderboard: false,
   },
   'consultant@demo.gscrm.ch': {
     work_location: 'zurich',
     job_title_id: 'team_lead',
-    languages: ['de', 'en'],
-    district_ids: ['ZH', 'ZG', 'SZ'],
+    languages: json(['de', 'en']),
+    district_ids: json(['ZH', 'ZG', 'SZ']),
     is_sales_teamlead: true,
     is_finma_registered: true,
     finma_number: 'F01234567',
-    finma_config: {
+    finma_config: json({
       life_insurance: true,
       non_life_insurance: true,
       registered_since: '2019-03-01',
-    },
+    }),
     chf_per_star: 150,
     star_health: 1,
     share_of_mandate_business: 50,
@@ -110,15 +115,15 @@ const STAFF: Record<string, Record<string, unknown>> = {
   'consultant2@demo.gscrm.ch': {
     work_location: 'montreux',
     job_title_id: 'consultant',
-    languages: ['fr', 'de'],
-    district_ids: ['VD', 'VS', 'FR'],
+    languages: json(['fr', 'de']),
+    district_ids: json(['VD', 'VS', 'FR']),
     is_finma_registered: true,
     finma_number: 'F07654321',
-    finma_config: {
+    finma_config: json({
       life_insurance: false,
       non_life_insurance: true,
       registered_since: '2022-09-15',
-    },
+    }),
     chf_per_star: 120,
     star_health: 1,
     share_of_mandate_business: 40,
@@ -147,6 +152,11 @@ export async function seedDemoIdentity(trx: DB, passwordHash: string): Promise<v
       .executeTakeFirstOrThrow();
     ids.set(broker.name, Number(row.id));
   }
+  const idOf = (broker: string): number => {
+    const id = ids.get(broker);
+    if (id === undefined) throw new Error(`seed identity: no demo sub-broker ${broker}`);
+    return id;
+  };
   const rules = [
     ['Brokerpartner Zentralschweiz AG', '2025-01-01', null, 40, 20, 'health'],
     ['Brokerpartner Zentralschweiz AG', '2025-01-01', null, 30, 20, 'life'],
@@ -157,7 +167,7 @@ export async function seedDemoIdentity(trx: DB, passwordHash: string): Promise<v
     .insertInto('sub_broker_rules')
     .values(
       rules.map(([broker, from, to, payout, share, type]) => ({
-        organization_id: ids.get(broker),
+        organization_id: idOf(broker),
         date_from: from,
         date_to: to,
         percentage_payout: payout,
@@ -172,16 +182,13 @@ export async function seedDemoIdentity(trx: DB, passwordHash: string): Promise<v
   const users = await trx.selectFrom('users').select(['id', 'email']).execute();
   const userId = new Map(users.map((user) => [String(user.email), Number(user.id)]));
   for (const [email, data] of Object.entries(STAFF)) {
-    const { leaderEmail, ...values } = data as Record<string, unknown> & { leaderEmail?: string };
-    const row: Record<string, unknown> = {};
-    for (const [column, value] of Object.entries(values)) {
-      row[column] =
-        Array.isArray(value) || (value && typeof value === 'object')
-          ? JSON.stringify(value)
-          : value;
-    }
-    if (leaderEmail) row.leader = userId.get(leaderEmail);
-    await trx.updateTable('users').set(row).where('email', '=', email).execute();
+    const { leaderEmail, ...values } = data;
+    const leader = leaderEmail ? { leader: userId.get(leaderEmail) } : {};
+    await trx
+      .updateTable('users')
+      .set({ ...values, ...leader })
+      .where('email', '=', email)
+      .execute();
   }
 
   const login = await trx
@@ -209,7 +216,7 @@ export async function seedDemoIdentity(trx: DB, passwordHash: string): Promise<v
       last_name: DEMO_EXTERNAL_USER.last_name,
       language: DEMO_EXTERNAL_USER.language,
       phone: '+41 41 210 55 02',
-      sub_broker_id: ids.get(DEMO_EXTERNAL_USER.subBroker),
+      sub_broker_id: idOf(DEMO_EXTERNAL_USER.subBroker),
       is_active: true,
       user_id: login.id,
     })

@@ -124,7 +124,7 @@ export async function editRoutes(app: FastifyInstance): Promise<void> {
           const followsRelease = row?.release_text !== null && row?.release_text === text;
           const edit = followsRelease
             ? { edited_at: null, edited_by: null }
-            : { edited_at: sql`now()`, edited_by: userId };
+            : { edited_at: sql<Date>`now()`, edited_by: userId };
           if (row) {
             await trx
               .updateTable('translations')

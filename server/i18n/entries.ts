@@ -56,11 +56,11 @@ export interface TranslationRow {
 
 /** The stored texts of the keys (every language that has a row). */
 export const translationRows = async (db: DB, keyIds: number[]): Promise<TranslationRow[]> =>
-  (await db
+  db
     .selectFrom('translations')
     .select(['translation_key_id', 'language_id', 'text', 'release_text', 'edited_at', 'edited_by'])
     .where('translation_key_id', 'in', keyIds)
-    .execute()) as TranslationRow[];
+    .execute();
 
 /** The keys with all their languages (a language without a row answers text ''). */
 export async function entriesOf(

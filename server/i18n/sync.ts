@@ -32,14 +32,6 @@ export interface SyncOptions {
   models?: ResourceModel[];
 }
 
-interface StoredText {
-  translation_key_id: number;
-  language_id: number;
-  text: string;
-  release_text: string | null;
-  edited_at: Date | string | null;
-}
-
 export async function syncTranslations(db: DB, options: SyncOptions = {}): Promise<SyncResult> {
   const texts = options.texts ?? releaseTexts();
   const wanted = new Set<string>();
@@ -63,10 +55,10 @@ export async function syncTranslations(db: DB, options: SyncOptions = {}): Promi
       for (const row of inserted.rows) keyId.set(row.key, Number(row.id));
     }
 
-    const stored = (await trx
+    const stored = await trx
       .selectFrom('translations')
       .select(['translation_key_id', 'language_id', 'text', 'release_text', 'edited_at'])
-      .execute()) as StoredText[];
+      .execute();
     const storedBy = new Map(
       stored.map((row) => [`${row.translation_key_id}:${row.language_id}`, row]),
     );

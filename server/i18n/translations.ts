@@ -120,19 +120,17 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
         );
       }
       const term = query.search?.trim();
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped tables.
-      const where = (eb: any): Expression<SqlBool> => {
-        const conditions = [eb('t.language_id', '=', query.language_id)];
-        if (term) {
-          const pattern = `%${escapeLike(term)}%`;
-          conditions.push(eb.or([eb('k.key', 'ilike', pattern), eb('t.text', 'ilike', pattern)]));
-        }
-        return eb.and(conditions);
-      };
       const matching = db
         .selectFrom('translations as t')
         .innerJoin('translation_keys as k', 'k.id', 't.translation_key_id')
-        .where(where);
+        .where((eb) => {
+          const conditions = [eb('t.language_id', '=', query.language_id)];
+          if (term) {
+            const pattern = `%${escapeLike(term)}%`;
+            conditions.push(eb.or([eb('k.key', 'ilike', pattern), eb('t.text', 'ilike', pattern)]));
+          }
+          return eb.and(conditions);
+        });
       return pageAnswer(
         query,
         matching
@@ -193,8 +191,7 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
           : query.missing
             ? languageIds
             : [];
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped tables.
-      const where = (eb: any): Expression<SqlBool> => {
+      const matching = db.selectFrom('translation_keys as k').where((eb) => {
         const conditions: Expression<SqlBool>[] = [];
         if (term) {
           const pattern = `%${escapeLike(term)}%`;
@@ -224,8 +221,7 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
           );
         }
         return eb.and(conditions);
-      };
-      const matching = db.selectFrom('translation_keys as k').where(where);
+      });
       const page = await pageAnswer(
         query,
         matching
@@ -236,8 +232,7 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
           .execute(),
         matching.select(COUNT_TOTAL).executeTakeFirstOrThrow(),
       );
-      const keys = page.data as { id: number; key: string }[];
-      return { data: await entriesOf(db, keys, languageIds), meta: page.meta };
+      return { data: await entriesOf(db, page.data, languageIds), meta: page.meta };
     },
   );
 }

@@ -14,6 +14,7 @@ import {
 } from '../../server/access/visibility.ts';
 import type { Principal } from '../../server/auth/permissions.ts';
 import type { WriteContext } from '../../server/crud/hooks.ts';
+import { resourceDb } from '../../server/db/resource.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { buildResourceModel, type JsonSchema, type ResourceModel } from '../../src/schema/model.ts';
 import { createTestApp, type TestApp } from './harness.ts';
@@ -106,7 +107,7 @@ afterAll(async () => {
 async function visible(name: string, principal: Principal): Promise<number[]> {
   const target = model(name);
   const scope = visibilityScope(target, models, principal);
-  let query = t.database.db.selectFrom(target.table).select('id').orderBy('id');
+  let query = resourceDb(t.database.db).selectFrom(target.table).select('id').orderBy('id');
   if (scope) query = query.where(scope);
   return (await query.execute()).map((row) => Number(row.id));
 }
