@@ -6,6 +6,8 @@
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSIONS } from '../../src/schema/permissions.ts';
+import { outboxAnswer } from '../../server/mail/outbox.ts';
 import { ADMIN, CONSULTANT, createTestApp, DEMO_PASSWORD, type TestApp } from './harness.ts';
 
 type Row = Record<string, unknown>;
@@ -81,6 +83,49 @@ describe('the outbox hands no stronger account’s link to a user manager', () =
       const found = [...answer.body.matchAll(LINK_TOKEN)].map((match) => match[1]);
       expect(found, `a usable link in ${answer.body.slice(0, 300)}`).toEqual([]);
     }
+  });
+});
+
+describe('the outbox shows a link only where it gives nothing new (demo mode)', () => {
+  it('an admin reads the reset link of an account with fewer rights, and that is audited', async () => {
+    const forgot = await anonymous({
+      method: 'POST',
+      url: '/api/account/forgot-password',
+      payload: { email: CONSULTANT },
+    });
+    expect(forgot.statusCode).toBe(202);
+    const list = await call(
+      ADMIN,
+      'GET',
+      `/api/mail/outbox?to=${encodeURIComponent(CONSULTANT)}&kind=password-reset`,
+    );
+    expect(list.statusCode, list.body).toBe(200);
+    const [mail] = (list.json() as { data: Row[] }).data;
+    expect(String(mail.body)).toMatch(/\/change-password\?token=[A-Za-z0-9_-]{43}/);
+    expect(mail.redacted).toBe(false);
+    const shown = await t.database.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('event', '=', 'outbox.link.shown')
+      .where('user_id', '=', ids[ADMIN])
+      .execute();
+    expect(JSON.stringify(shown.map((row) => row.details))).toContain(String(mail.id));
+  });
+
+  it('nobody reads their own link (the stronger account: above); with SMTP nobody reads any', async () => {
+    const own = await call(ADMIN, 'GET', `/api/mail/outbox?to=${encodeURIComponent(ADMIN)}`);
+    const ownMails = (own.json() as { data: Row[] }).data;
+    expect(ownMails.some((mail) => mail.kind === 'password-reset')).toBe(true);
+    expect([...own.body.matchAll(LINK_TOKEN)]).toEqual([]);
+    expect(
+      ownMails.filter((mail) => mail.kind === 'password-reset').map((m) => m.redacted),
+    ).not.toContain(false);
+
+    const rows = await t.database.db.selectFrom('outbox').selectAll().execute();
+    expect(rows.some((row) => /token=[A-Za-z0-9_%-]{16,}/.test(String(row.body)))).toBe(true);
+    const admin = { id: ids[ADMIN], role: 'ADMIN', permissions: [...PERMISSIONS] };
+    const delivered = await outboxAnswer(t.database.db, admin, rows, 'smtp', '127.0.0.1');
+    expect(delivered.map((mail) => [...String(mail.body).matchAll(LINK_TOKEN)]).flat()).toEqual([]);
   });
 });
 

@@ -219,3 +219,96 @@ describe('the owner keeps a way in', () => {
     expect(colleague.statusCode, colleague.body).toBe(200);
   }, 60_000);
 });
+
+describe('per address: progressive delays, never a lock', () => {
+  const atsOf = async (ip: string) => {
+    const rows = await t.database.db
+      .selectFrom('login_attempts')
+      .select(sql<number>`extract(epoch from at) * 1000`.as('ms'))
+      .where('ip', '=', ip)
+      .where('success', '=', false)
+      .orderBy('at')
+      .execute();
+    return rows.map((row) => Number(row.ms));
+  };
+
+  it('beyond its failures an address waits longer after each one; too long a wait answers 429 with Retry-After', async () => {
+    const client = await t.variant({
+      throttle: {
+        perAccount: 10_000,
+        perAddress: 2,
+        delay: { baseMs: 100, maxMs: 100_000, waitMs: 250 },
+      },
+    });
+    const address = '198.51.100.90';
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index++)
+      statuses.push(
+        (await login(client, `spaced${index}@example.ch`, 'Wrong-1!', { remoteAddress: address }))
+          .statusCode,
+      );
+    // Failures 3 and 4 waited 100 and 200 ms (server-side); the 5th would wait 400 ms.
+    expect(statuses).toEqual([401, 401, 401, 401]);
+    const refused = await login(client, 'spaced9@example.ch', 'Wrong-1!', {
+      remoteAddress: address,
+    });
+    expect(refused.statusCode, refused.body).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const ats = await atsOf(address);
+    expect(ats).toHaveLength(4);
+    expect(ats[2] - ats[1], 'third attempt after the first delay').toBeGreaterThanOrEqual(99);
+    expect(ats[3] - ats[2], 'fourth attempt after a doubled delay').toBeGreaterThanOrEqual(199);
+  });
+
+  it('parallel attempts of one address over its limit queue one behind the other', async () => {
+    const client = await t.variant({
+      throttle: {
+        perAccount: 10_000,
+        perAddress: 1,
+        delay: { baseMs: 50, maxMs: 50, waitMs: 1_000 },
+      },
+    });
+    const address = '198.51.100.91';
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        login(client, `queued${index}@example.ch`, 'Wrong-1!', { remoteAddress: address }),
+      ),
+    );
+    expect(answers.every((answer) => [401, 429].includes(answer.statusCode))).toBe(true);
+    const ats = await atsOf(address);
+    for (let index = 2; index < ats.length; index++)
+      expect(ats[index] - ats[index - 1], `gap before attempt ${index + 1}`).toBeGreaterThanOrEqual(
+        49,
+      );
+  });
+
+  it('correct passwords never count against an address', async () => {
+    const client = await t.variant({
+      throttle: { perAccount: 10_000, perAddress: 2, delay: { baseMs: 60_000 } },
+    });
+    const address = '198.51.100.92';
+    for (let index = 0; index < 3; index++) {
+      const answer = await login(client, 'consultant@demo.gscrm.ch', DEMO_PASSWORD, {
+        remoteAddress: address,
+      });
+      expect(answer.statusCode, answer.body).toBe(200);
+    }
+    for (let index = 0; index < 2; index++)
+      expect(
+        (await login(client, 'nobody@example.ch', 'Wrong-1!', { remoteAddress: address }))
+          .statusCode,
+      ).toBe(401);
+    expect(
+      (await login(client, 'nobody@example.ch', 'Wrong-1!', { remoteAddress: address })).statusCode,
+    ).toBe(429);
+  });
+});
+
+describe('TRUST_PROXY is addresses or a hop count', () => {
+  it('refuses "true" and anything that is not an address, a CIDR or a hop count', async () => {
+    for (const value of ['true', '*', '10.0.0.0/33', 'proxy.example.ch'])
+      await expect(behindProxy(value, { perAccount: 100, perAddress: 300 }), value).rejects.toThrow(
+        /TRUST_PROXY/,
+      );
+  });
+});
