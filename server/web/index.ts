@@ -1,7 +1,8 @@
 /**
- * Serves the built web app (when its folder holds an index.html): files with long cache lives
- * for hashed assets, and index.html for every other path (the app routes in the browser). An
- * unknown /api path still answers the API's 404.
+ * Serves the built web app (when its folder holds an index.html): hashed assets (`/assets/`) with
+ * a one-year immutable cache life, other files for an hour, and index.html (never cached) for
+ * every other path, as the app routes in the browser. An unknown /api path still answers the
+ * API's 404. The security headers and the CSP come from server/http/security.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,29 +14,47 @@ export interface WebOptions {
   webRoot?: string;
 }
 
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 export default async function web(app: FastifyInstance, options: WebOptions): Promise<void> {
-  const webRoot = options.webRoot;
+  const webRoot = options.webRoot && path.resolve(options.webRoot);
   if (!webRoot || !fs.existsSync(path.join(webRoot, 'index.html'))) return;
+  const assets = `${path.join(webRoot, 'assets')}${path.sep}`;
   await app.register(fastifyStatic, {
     root: webRoot,
     wildcard: false,
     index: false,
     maxAge: '1h',
+    // Asset names carry a hash of their content: a new build has new names.
+    setHeaders: (reply, file) => {
+      if (file.startsWith(assets)) reply.header('cache-control', IMMUTABLE);
+    },
   });
   const index = fs.readFileSync(path.join(webRoot, 'index.html'));
   app.get('/*', { config: { access: undefined } }, (request, reply) => {
-    if (request.url.startsWith('/api/')) {
-      return reply
-        .status(404)
-        .send({ message: `No route ${request.method} ${request.url.split('?')[0]}.` });
+    const pathname = request.url.split('?')[0];
+    if (pathname.startsWith('/api/')) {
+      return reply.status(404).send({ message: `No route ${request.method} ${pathname}.` });
     }
-    const file = path.join(webRoot, decodeURIComponent(request.url.split('?')[0]));
-    if (file.startsWith(webRoot) && fs.existsSync(file) && fs.statSync(file).isFile()) {
-      return reply.sendFile(path.relative(webRoot, file), {
-        maxAge: file.includes('/assets/') ? '365d' : 0,
-        immutable: file.includes('/assets/'),
-      });
+    // A file written after start-up (the routes above are made at start-up); a malformed
+    // escape or a path leading out of the folder is just an app path.
+    let file: string | undefined;
+    try {
+      file = path.join(webRoot, decodeURIComponent(pathname));
+    } catch {
+      file = undefined;
     }
+    if (file?.startsWith(`${webRoot}${path.sep}`) && fs.existsSync(file)) {
+      if (fs.statSync(file).isFile()) {
+        const asset = file.startsWith(assets);
+        return reply.sendFile(path.relative(webRoot, file), {
+          maxAge: asset ? '365d' : 0,
+          immutable: asset,
+        });
+      }
+    }
+    // A chunk of an earlier build: a 404 the app can handle, not the page as a script.
+    if (pathname.startsWith('/assets/')) return reply.callNotFound();
     return reply.header('cache-control', 'no-cache').type('text/html').send(index);
   });
 }
