@@ -4,14 +4,14 @@
  * its digits, +41/0041 read as 0), or for companies the same organization name.
  *
  * What the answer reveals (issue 10: no existence oracle):
- * - users without customer access (EMPLOYEE, PARTNER: visibility mode none) get 403;
+ * - only the brokerage's staff with customer access may ask (the back office, which sees every
+ *   customer, and consultants); EMPLOYEE and PARTNER (no customer access) and external users (a
+ *   sub-broker's accounts: the check serves the staff's create form, and they must learn nothing
+ *   about customers outside their sub-broker) get 403;
  * - matches the user may see are listed with why they matched;
  * - of matches the user may not see, a consultant learns only `hidden: true` — "a possible
  *   duplicate exists, ask the back office" — never how many, their ids or names, so one match and
- *   five answer the same;
- * - external users (a sub-broker's accounts) are not part of the brokerage: they learn nothing
- *   about customers outside their sub-broker (`hidden` is always false for them);
- * - the back office sees every customer, so nothing is hidden from it.
+ *   five answer the same.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
@@ -122,7 +122,9 @@ export async function findDuplicates(
 ): Promise<DuplicateAnswer> {
   const principal = request.principal;
   const mode = visibilityModeOf(principal);
-  if (mode === 'none') throw forbidden('You have no access to customers.');
+  if (mode !== 'all' && mode !== 'owner') {
+    throw forbidden('Only the back office and consultants check for duplicate customers.');
+  }
   const conditions = matchConditions(query);
   if (conditions.length === 0) return { data: [], hidden: false };
 
@@ -156,7 +158,7 @@ export async function findDuplicates(
     .limit(50)
     .execute();
 
-  // Only a consultant (own customers) is told that something it may not see matched.
+  // Only a consultant (own customers) can miss a match; it is told no more than that one exists.
   let hidden = false;
   if (mode === 'owner') {
     const invisible = await candidates
