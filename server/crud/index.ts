@@ -1,15 +1,21 @@
 /**
  * The generic CRUD feature: routes for every resource model (provider API, docs/ARCHITECTURE.md §3):
  *   GET    /api/<resource>?page&per_page&sort&order&search&<filters>  → { data: [...], meta }
- *   GET    /api/<resource>/:id                                       → { data }
+ *   GET    /api/<resource>/:id                                       → { data }, ETag "<version>"
  *   POST   /api/<resource>                                           → 201 { data }
  *   PUT    /api/<resource>/:id   (complete record; fields left out keep their value) → { data }
  *   PATCH  /api/<resource>/:id   (some fields)                       → { data }
  *   DELETE /api/<resource>/:id                                       → { data }
  * Everything on the wire is snake_case; bodies are validated against the schema before any write.
  * A resource's own rules come from the hooks its feature registered (./hooks.ts).
+ *
+ * Versions (DESIGN.md §7): PUT, PATCH and DELETE may name the version they are based on (`version`
+ * in the body, or `If-Match: "<version>"`); the write locks the stored row, and when it is another
+ * version answers 409 `{ message, current }` without writing. Without one the last write wins.
+ * Because the row is locked, the validate hooks see the record as it is while nobody else can
+ * change it: rules across fields hold under concurrent writes.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { ResourceModel } from '../../src/schema/model.ts';
 import { recordScope } from '../access/scope.ts';
@@ -22,7 +28,18 @@ import { type IdParams, idParams } from '../http/params.ts';
 import { createAjvInstance, inputSchema, responseSchema } from '../http/validation.ts';
 import type { HookContext, WriteContext } from './hooks.ts';
 import { filterExpressions, type ListQuery, listQuerySchema } from './list.ts';
-import { checkReferences, refuseIfListed, toColumns, translateDbError } from './write.ts';
+import {
+  assertExpectedVersion,
+  checkReferences,
+  conflictSchema,
+  type ExpectedVersion,
+  etagOf,
+  expectedVersion,
+  refuseIfListed,
+  toColumns,
+  translateDbError,
+  VersionConflict,
+} from './write.ts';
 
 /** Registers the routes of every schema resource. */
 export default async function crud(app: FastifyInstance): Promise<void> {
@@ -34,6 +51,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
   const base = `/api/${model.name}`;
   const record = responseSchema(model.schema);
   const one = dataSchema(record);
+  const conflict = conflictSchema(record);
   const tags = [model.name];
   const title = model.title.toLowerCase();
   const defaultSort = model.resource.defaultSort;
@@ -63,15 +81,42 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
       .where(scopeOf(context))
       .executeTakeFirst();
 
+  /**
+   * The stored record, locked until the transaction ends (404 outside the principal's scope), and
+   * checked against the version the write is based on. A concurrent writer waits here and then
+   * reads what the first one committed. An update takes the row lock an UPDATE takes itself (no
+   * key update: rows referring to it may still be inserted); a delete the full one.
+   */
+  const lockCurrent = async (
+    context: HookContext,
+    id: number,
+    expected: ExpectedVersion,
+    forDelete = false,
+  ): Promise<ResourceRow> => {
+    const query = resourceDb(context.db)
+      .selectFrom(model.table)
+      .selectAll()
+      .where('id', '=', id)
+      .where(scopeOf(context));
+    const row = await (forDelete ? query.forUpdate() : query.forNoKeyUpdate()).executeTakeFirst();
+    if (!row) throw notFound(model.title);
+    assertExpectedVersion(model, row, expected);
+    return row;
+  };
+
   /** Validation hooks, references, prepare, write and afterWrite, in one transaction. */
-  const write = (request: FastifyRequest, body: ResourceRow, id?: number) =>
+  const write = (
+    request: FastifyRequest,
+    body: ResourceRow,
+    id?: number,
+    expected: ExpectedVersion = {},
+  ) =>
     db
       .transaction()
       .execute(async (trx) => {
         const own = hooks();
         const base = contextOf(request, trx);
-        const existing = id === undefined ? undefined : await findOne(base, id);
-        if (id !== undefined && !existing) throw notFound(model.title);
+        const existing = id === undefined ? undefined : await lockCurrent(base, id, expected);
         const context: WriteContext = {
           ...base,
           mode: id === undefined ? 'create' : 'update',
@@ -149,10 +194,10 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
       config: { access: access.read },
       schema: { tags, summary: `One ${title}`, params: idParams, response: { 200: one } },
     },
-    async (request) => {
+    async (request, reply) => {
       const row = await findOne(contextOf(request), request.params.id);
       if (!row) throw notFound(model.title);
-      return { data: row };
+      return reply.header('etag', etagOf(row)).send({ data: row });
     },
   );
 
@@ -170,13 +215,28 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
     },
     async (request, reply) => {
       const row = await write(request, request.body);
-      return reply.status(201).send({ data: row });
+      return reply.status(201).header('etag', etagOf(row)).send({ data: row });
     },
   );
 
-  const update = async (request: FastifyRequest<{ Params: IdParams; Body: ResourceRow }>) => ({
-    data: await write(request, request.body, request.params.id),
-  });
+  /** A write based on an old version answers 409 with the current record. */
+  const answerConflict = (reply: FastifyReply, error: unknown) => {
+    if (error instanceof VersionConflict) return reply.status(409).send(error.answer);
+    throw error;
+  };
+
+  const update = async (
+    request: FastifyRequest<{ Params: IdParams; Body: ResourceRow }>,
+    reply: FastifyReply,
+  ) => {
+    const expected = expectedVersion(request.body, request.headers['if-match']);
+    try {
+      const row = await write(request, request.body, request.params.id, expected);
+      return reply.header('etag', etagOf(row)).send({ data: row });
+    } catch (error) {
+      return answerConflict(reply, error);
+    }
+  };
 
   app.put<{ Params: IdParams; Body: ResourceRow }>(
     `${base}/:id`,
@@ -187,7 +247,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
         summary: `Update a ${title} (complete record)`,
         params: idParams,
         body: inputSchema(model.schema),
-        response: { 200: one },
+        response: { 200: one, 409: conflict },
       },
     },
     update,
@@ -202,7 +262,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
         summary: `Update some fields of a ${title}`,
         params: idParams,
         body: inputSchema(model.schema, { partial: true }),
-        response: { 200: one },
+        response: { 200: one, 409: conflict },
       },
     },
     update,
@@ -212,34 +272,47 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
     `${base}/:id`,
     {
       config: { access: access.delete },
-      schema: { tags, summary: `Delete a ${title}`, params: idParams, response: { 200: one } },
+      schema: {
+        tags,
+        summary: `Delete a ${title} (If-Match: only that version)`,
+        params: idParams,
+        response: { 200: one, 409: conflict },
+      },
     },
-    async (request) => {
+    async (request, reply) => {
       const { id } = request.params;
-      const row = await db
-        .transaction()
-        .execute(async (trx) => {
-          const context = contextOf(request, trx);
-          const deleted = await resourceDb(trx)
-            .deleteFrom(model.table)
-            .where('id', '=', id)
-            .where(scopeOf(context))
-            .returningAll()
-            .executeTakeFirst();
-          // After the delete, so a foreign key names its table first; throwing rolls it back.
-          if (deleted) {
-            await refuseIfListed(trx, app.models, model, id);
-            await hooks().afterWrite?.(deleted, {
-              ...context,
-              mode: 'delete',
-              existing: deleted,
-            });
-          }
-          return deleted;
-        })
-        .catch((error: unknown) => translateDbError(model, error));
-      if (!row) throw notFound(model.title);
-      return { data: row };
+      const expected = expectedVersion(undefined, request.headers['if-match']);
+      const remove = () =>
+        db
+          .transaction()
+          .execute(async (trx) => {
+            const context = contextOf(request, trx);
+            if (expected.tags) await lockCurrent(context, id, expected, true);
+            const deleted = await resourceDb(trx)
+              .deleteFrom(model.table)
+              .where('id', '=', id)
+              .where(scopeOf(context))
+              .returningAll()
+              .executeTakeFirst();
+            // After the delete, so a foreign key names its table first; throwing rolls it back.
+            if (deleted) {
+              await refuseIfListed(trx, app.models, model, id);
+              await hooks().afterWrite?.(deleted, {
+                ...context,
+                mode: 'delete',
+                existing: deleted,
+              });
+            }
+            return deleted;
+          })
+          .catch((error: unknown) => translateDbError(model, error));
+      try {
+        const row = await remove();
+        if (!row) throw notFound(model.title);
+        return reply.send({ data: row });
+      } catch (error) {
+        return answerConflict(reply, error);
+      }
     },
   );
 }

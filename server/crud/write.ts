@@ -1,12 +1,94 @@
 /**
  * The write side of the generic CRUD routes: wire bodies to column values, reference checks,
- * database errors turned into answers that name the field (422) or the records in the way (409).
+ * versions (optimistic concurrency), database errors turned into answers that name the field (422)
+ * or the records in the way (409).
  */
 import { type SqlBool, sql } from 'kysely';
-import type { ResourceModel } from '../../src/schema/model.ts';
+import { type ResourceModel, VERSION_FIELD } from '../../src/schema/model.ts';
 import type { DB } from '../db/index.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import { ApiError, assertNoErrors, validationError } from '../http/errors.ts';
+
+/**
+ * The version a write is based on (DESIGN.md §7): `version` in the body and/or the entity tags of
+ * `If-Match`. Neither: no condition, the last write wins.
+ */
+export interface ExpectedVersion {
+  /** The body's `version`. */
+  version?: number;
+  /** The entity tags of If-Match (`"3"`); absent for none or `*` (any stored version). */
+  tags?: string[];
+}
+
+/** The entity tag of a stored record: its version, quoted (`ETag: "3"`). */
+export const etagOf = (row: ResourceRow): string => `"${String(row[VERSION_FIELD])}"`;
+
+const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e]*"$/;
+
+/**
+ * Reads the expected version of a write from its body and If-Match header. A malformed If-Match
+ * is refused (400) rather than ignored: the client asked for a condition, and dropping it would
+ * let its write overwrite someone else's.
+ */
+export function expectedVersion(
+  body: ResourceRow | undefined,
+  ifMatch: string | string[] | undefined,
+): ExpectedVersion {
+  const expected: ExpectedVersion = {};
+  const sent = body?.[VERSION_FIELD];
+  if (typeof sent === 'number') expected.version = sent;
+  const header = Array.isArray(ifMatch) ? ifMatch.join(',') : ifMatch;
+  if (header !== undefined && header.trim() !== '*') {
+    const tags = header.split(',').map((tag) => tag.trim());
+    if (tags.some((tag) => !ENTITY_TAG.test(tag))) {
+      throw new ApiError(400, 'If-Match must be * or entity tags as ETag gives them, e.g. "3".');
+    }
+    expected.tags = tags;
+  }
+  return expected;
+}
+
+/**
+ * True when the stored record is not the version the write is based on. If-Match compares
+ * strongly (RFC 9110 §13.1.1): a weak tag never matches.
+ */
+export function isStale(row: ResourceRow, expected: ExpectedVersion): boolean {
+  if (expected.version !== undefined && expected.version !== row[VERSION_FIELD]) return true;
+  return expected.tags !== undefined && !expected.tags.includes(etagOf(row));
+}
+
+/** A write based on an old version: answered 409 `{ message, current }`, nothing written. */
+export class VersionConflict extends Error {
+  constructor(
+    readonly model: ResourceModel,
+    /** The record as it is stored now (as GET /:id answers it). */
+    readonly current: ResourceRow,
+  ) {
+    super(
+      `This ${model.title.toLowerCase()} was changed by someone else in the meantime (now version ${String(current[VERSION_FIELD])}); reload it, or send the current version to overwrite.`,
+    );
+  }
+
+  get answer(): { message: string; current: ResourceRow } {
+    return { message: this.message, current: this.current };
+  }
+}
+
+/** Throws a VersionConflict when the (locked) stored record is not the expected version. */
+export function assertExpectedVersion(
+  model: ResourceModel,
+  row: ResourceRow,
+  expected: ExpectedVersion,
+): void {
+  if (isStale(row, expected)) throw new VersionConflict(model, row);
+}
+
+/** The 409 answer's schema (OpenAPI, serialisation): `current` as the route's record schema. */
+export const conflictSchema = (record: object) => ({
+  description: 'The write was based on an older version; nothing was written.',
+  type: 'object',
+  properties: { message: { type: 'string' }, current: record },
+});
 
 const JSON_KINDS = new Set(['references', 'enumArray', 'object', 'array']);
 

@@ -2,8 +2,9 @@
  * Turns resource models into a table model and the table model's changes into migration SQL.
  * Additive only: new tables, new columns, new indexes, changed defaults. A removed column or table
  * is reported in a comment and kept; a changed column type needs a hand-written migration.
+ * Every resource table has a `version` (1 on insert) that a trigger raises on every update.
  */
-import type { FieldModel, ResourceModel } from '../../src/schema/model.ts';
+import { type FieldModel, type ResourceModel, VERSION_FIELD } from '../../src/schema/model.ts';
 
 export interface ColumnModel {
   type: string;
@@ -59,6 +60,26 @@ function columnDefault(field: FieldModel, type: string): string | undefined {
   return String(value);
 }
 
+/** The version column of every resource table (src/schema/model.ts VERSION_FIELD). */
+const VERSION_COLUMN: ColumnModel = { type: 'integer', notNull: true, default: '1' };
+
+/**
+ * The function behind every version trigger. Created (or replaced) by each migration that adds a
+ * trigger, so a generated migration stands on its own. A trigger rather than application code:
+ * every write counts, whichever route or hand-written SQL makes it, and a client-sent value can
+ * never set it.
+ */
+export const VERSION_FUNCTION_SQL = `create or replace function gscrm_next_version() returns trigger language plpgsql as $$
+begin
+  new.${q(VERSION_FIELD)} := old.${q(VERSION_FIELD)} + 1;
+  return new;
+end
+$$`;
+
+/** The trigger that raises a table's version on every update. */
+export const versionTriggerSql = (table: string): string =>
+  `create trigger ${q(`${table}_${VERSION_FIELD}`)} before update on ${q(table)} for each row execute function gscrm_next_version()`;
+
 export function tableModel(model: ResourceModel): TableModel {
   const columns: Record<string, ColumnModel> = {};
   const indexes: Record<string, string> = {};
@@ -78,6 +99,8 @@ export function tableModel(model: ResourceModel): TableModel {
       column.references = field.reference.replace(/-/g, '_');
     }
     columns[field.column] = column;
+    // The version follows the timestamps, before the schema's own columns.
+    if (field.name === 'updatedAt') columns[VERSION_FIELD] = { ...VERSION_COLUMN };
     const name = `${model.table}_${field.column}`;
     if (field.schema['x-unique']) {
       indexes[`${name}_key`] =
@@ -121,8 +144,11 @@ export function diffSql(from: Snapshot, to: Snapshot): string[] {
   const statements: string[] = [];
   const foreignKeys: string[] = [];
   const indexes: string[] = [];
+  // Tables whose version column is new: created with it, or given it now.
+  const versioned: string[] = [];
   for (const [table, target] of Object.entries(to.tables)) {
     const current = from.tables[table];
+    if (target.columns[VERSION_FIELD] && !current?.columns[VERSION_FIELD]) versioned.push(table);
     if (!current) {
       const columns = Object.entries(target.columns).map(
         ([name, column]) => `  ${columnSql(name, column)}`,
@@ -183,5 +209,7 @@ export function diffSql(from: Snapshot, to: Snapshot): string[] {
     if (!to.tables[table])
       statements.push(`-- table ${table} is no longer in the schemas; it and its data are kept`);
   }
-  return [...statements, ...foreignKeys, ...indexes];
+  const triggers =
+    versioned.length > 0 ? [VERSION_FUNCTION_SQL, ...versioned.map(versionTriggerSql)] : [];
+  return [...statements, ...foreignKeys, ...indexes, ...triggers];
 }

@@ -4,6 +4,7 @@
  */
 import sharedDefinitions from '../../schemas/definitions.json';
 import { camelToSnake } from './case.ts';
+import { INT_MAX } from './limits.ts';
 import type { XPermissions, XProperty, XResource } from './vocabulary.ts';
 
 export interface JsonSchema extends XProperty {
@@ -75,17 +76,36 @@ export interface ResourceModel {
   title: string;
   /** The schema with local definitions inlined and the base fields added (camelCase). */
   schema: JsonSchema;
+  /** Every property of the schema except the version (VERSION_FIELD), in the schema's order. */
   fields: FieldModel[];
   resource: XResource;
   permissions: XPermissions;
   ownerField?: string;
 }
 
+/**
+ * The concurrency token of every record (DESIGN.md §7): 1 on create, +1 on every write (a database
+ * trigger per table keeps it, whatever route writes). A client never sets it; it sends back the
+ * version its edit is based on, and a write based on an older one answers 409 with the current
+ * record.
+ */
+export const VERSION_FIELD = 'version';
+
 /** Fields every table has; added by the machinery, never written by clients. */
 export const BASE_FIELDS: Record<string, JsonSchema> = {
   id: { type: 'integer', minimum: 1, readOnly: true, 'x-list': true },
   createdAt: { type: 'string', format: 'date-time', readOnly: true },
   updatedAt: { type: 'string', format: 'date-time', readOnly: true },
+  // Not readOnly: a PUT or PATCH carries it as the version it is based on (or If-Match does), so
+  // API clients and OpenAPI readers must see it as part of a request. It is never stored from a
+  // body, and a create ignores it.
+  [VERSION_FIELD]: {
+    type: 'integer',
+    minimum: 1,
+    maximum: INT_MAX,
+    description:
+      'Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.',
+  },
 };
 
 export const tableName = (resource: string): string => resource.replace(/-/g, '_');
@@ -171,7 +191,10 @@ export function buildResourceModel(raw: JsonSchema): ResourceModel {
   const permissions = schema['x-permissions'];
   if (!permissions) throw new Error(`${name}: x-permissions is required`);
   let ownerField: string | undefined;
-  const fields = Object.entries(properties).map(([field, prop]): FieldModel => {
+  // The version is part of every wire schema (answered, and accepted as the expected version) but
+  // no field: no input, label, column written from a body, filter or view shows or sets it.
+  const fieldEntries = Object.entries(properties).filter(([field]) => field !== VERSION_FIELD);
+  const fields = fieldEntries.map(([field, prop]): FieldModel => {
     let kind: FieldKind;
     try {
       kind = fieldKind(prop);

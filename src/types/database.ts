@@ -64,6 +64,7 @@ export interface CompaniesTable {
     ('health' | 'life' | 'property_casualty' | 'finance' | 'other')[]
   > | null>;
   products: Generated<Jsonb<number[]> | null>;
+  version: Generated<number>;
 }
 
 /** Resource `customers` (`schemas/customers.schema.json`). */
@@ -142,6 +143,7 @@ export interface CustomersTable {
   notes: string | null;
   sub_broker_id: number | null;
   info_comment: string | null;
+  version: Generated<number>;
 }
 
 /** Resource `documents` (`schemas/documents.schema.json`). */
@@ -158,6 +160,7 @@ export interface DocumentsTable {
   mime_type: string | null;
   size_bytes: number | null;
   uploaded_by: number | null;
+  version: Generated<number>;
 }
 
 /** Resource `external-users` (`schemas/external-users.schema.json`). */
@@ -174,6 +177,7 @@ export interface ExternalUsersTable {
   is_active: Generated<boolean | null>;
   note: string | null;
   user_id: number | null;
+  version: Generated<number>;
 }
 
 /** Resource `household-members` (`schemas/household-members.schema.json`). */
@@ -195,6 +199,7 @@ export interface HouseholdMembersTable {
   permit_type: string | null;
   same_household: Generated<boolean | null>;
   linked_customer_id: number | null;
+  version: Generated<number>;
 }
 
 /** Hand-written: `server/migrations/0006_localizations.sql`. */
@@ -220,6 +225,7 @@ export interface LeadSourcesTable {
   assigned_notify: Generated<boolean | null>;
   email_to: Jsonb<{ enabled?: boolean; email?: string; bcc?: string; subject?: string }> | null;
   feedback_to: Jsonb<{ enabled?: boolean; email?: string; bcc?: string; subject?: string }> | null;
+  version: Generated<number>;
 }
 
 /** Hand-written: `server/migrations/0002_auth_core.sql`. */
@@ -242,6 +248,7 @@ export interface NotificationsTable {
   body: string | null;
   link: string | null;
   read_at: Timestamp | null;
+  version: Generated<number>;
 }
 
 /** Hand-written: `server/migrations/0009_account_tables.sql`. */
@@ -287,6 +294,7 @@ export interface ProductsTable {
   group: string;
   sort_order: Generated<number | null>;
   is_active: Generated<boolean | null>;
+  version: Generated<number>;
 }
 
 /** Created by the migration runner itself (not in a migration file). */
@@ -322,6 +330,7 @@ export interface SubBrokerRulesTable {
   insurance_type: string | null;
   company_ids: Generated<Jsonb<number[]> | null>;
   is_active: Generated<boolean | null>;
+  version: Generated<number>;
 }
 
 /** Resource `sub-brokers` (`schemas/sub-brokers.schema.json`). */
@@ -341,6 +350,7 @@ export interface SubBrokersTable {
   contact_name: string | null;
   contact_email: string | null;
   contact_phone: string | null;
+  version: Generated<number>;
 }
 
 /** Resource `sub-product-variants` (`schemas/sub-product-variants.schema.json`). */
@@ -354,6 +364,7 @@ export interface SubProductVariantsTable {
   name_it: string | null;
   name_en: string | null;
   is_active: Generated<boolean | null>;
+  version: Generated<number>;
 }
 
 /** Resource `sub-products` (`schemas/sub-products.schema.json`). */
@@ -367,6 +378,7 @@ export interface SubProductsTable {
   name_it: string | null;
   name_en: string | null;
   is_active: Generated<boolean | null>;
+  version: Generated<number>;
 }
 
 /** Hand-written: `server/migrations/0006_localizations.sql`. */
@@ -504,6 +516,7 @@ export interface UsersTable {
   closures_pass_on_rate: number | null;
   payment_type: string | null;
   registration_status: Generated<string | null>;
+  version: Generated<number>;
 }
 
 /** Every table by name: `new Kysely<Database>(…)`. */

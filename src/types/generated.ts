@@ -8,6 +8,10 @@ export interface Company {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   nameDe: string;
   nameFr?: string;
   nameIt?: string;
@@ -36,6 +40,10 @@ export interface Customer {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   isCompany?: boolean;
   /**
    * Company name (companies).
@@ -664,6 +672,10 @@ export interface Document {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   customerId: number;
   documentName: string;
   documentType?:
@@ -702,6 +714,10 @@ export interface ExternalUser {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   firstName: string;
   lastName: string;
   email: string;
@@ -727,6 +743,10 @@ export interface HouseholdMember {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   customerId: number;
   relation?:
     | 'spouse'
@@ -1029,6 +1049,10 @@ export interface LeadSource {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   nameDe: string;
   nameFr?: string;
   nameIt?: string;
@@ -1064,6 +1088,10 @@ export interface Notification {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   userId: number;
   level?: 'info' | 'success' | 'warning' | 'error';
   title: string;
@@ -1080,6 +1108,10 @@ export interface Product {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   key: string;
   group: 'health' | 'life' | 'property_casualty' | 'finance' | 'other';
   sortOrder?: number;
@@ -1094,6 +1126,10 @@ export interface SubBrokerRule {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   /**
    * The sub-broker the rule belongs to.
    */
@@ -1132,6 +1168,10 @@ export interface SubBroker {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   name: string;
   parentId?: number;
   email?: string;
@@ -1157,6 +1197,10 @@ export interface SubProductVariant {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   subProductId: number;
   nameDe: string;
   nameFr?: string;
@@ -1173,6 +1217,10 @@ export interface SubProduct {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   productId: number;
   nameDe: string;
   nameFr?: string;
@@ -1189,6 +1237,10 @@ export interface StaffUser {
   id?: number;
   createdAt?: string;
   updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
   firstName: string;
   lastName: string;
   email: string;
