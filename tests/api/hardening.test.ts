@@ -438,4 +438,34 @@ describe('weak passwords are refused in every flow that sets one', () => {
     const strong = await register('strong.one@example.ch', 'Tz7#qLm2!vRw-Kette');
     expect(strong.statusCode, strong.body).toBe(202);
   });
+
+  it('names the problem (common or personal) and lets a passphrase with one’s own name pass', async () => {
+    const register = (first: string, last: string, email: string, password: string) =>
+      anonymous({
+        method: 'POST',
+        url: '/api/account/register',
+        payload: {
+          first_name: first,
+          last_name: last,
+          email,
+          password,
+          confirm_password: password,
+        },
+      });
+    const messages = (response: LightMyRequestResponse) =>
+      (response.json() as { errors?: Record<string, string[]> }).errors?.password ?? [];
+    const common = await register('Lara', 'Keller', 'lara.keller@example.ch', 'Passwort1!');
+    expect422(common, 'password');
+    expect(messages(common).join(' ')).toMatch(/too easy to guess/);
+    const personal = await register('Lara', 'Keller', 'lara.k@example.ch', 'Keller#Lara2026');
+    expect422(personal, 'password');
+    expect(messages(personal).join(' ')).toMatch(/your name or e-mail/);
+    const passphrase = await register(
+      'Lara',
+      'Keller',
+      'lara.keller2@example.ch',
+      'Lara-liebt-grüne-Äpfel#7',
+    );
+    expect(passphrase.statusCode, passphrase.body).toBe(202);
+  });
 });
