@@ -40,6 +40,8 @@ async function changeAndSave(page: Page, value: string) {
 test('the second of two admins saving one company is asked: Overwrite keeps theirs, Reload shows the first', async ({
   browser,
 }, testInfo) => {
+  // Two sign-ins and six full page loads of the app: more than the default minute on two cores.
+  test.setTimeout(150_000);
   const name = `E2E Konflikt ${Date.now()}`;
   const first = await admin(browser);
   const second = await admin(browser);
