@@ -8,7 +8,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../auth/audit.ts';
-import type { Row } from '../db/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { IMPORT_ROLES, requireRole } from './access.ts';
 import { type ExportQuery, exportCustomers, exportFileName, exportQuerySchema } from './export.ts';
@@ -21,6 +20,9 @@ const importSchema = (summary: string) => ({
   description:
     'Multipart: `file` (CSV: UTF-8 or Windows-1252, `,` `;` or tab, a header line) and `options` (JSON: mapping {column: field|null}, mode all_or_nothing|skip_invalid, encoding, delimiter, import_lead_source, import_recommended_by, assigned_to). Rows are checked like creates; row_errors name row, line, column and field.',
 });
+
+/** One line of the streamed answer (NDJSON): progress, then the summary or the error. */
+type StreamLine = { type: 'progress' | 'summary' | 'error' } & Record<string, unknown>;
 
 /** An import refused as a whole (all_or_nothing), with the errors of its rows. */
 class RowsRefused extends ApiError {
@@ -75,7 +77,7 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
       const mode: ImportMode = options.mode ?? 'all_or_nothing';
       const streaming = String(request.headers.accept ?? '').includes('application/x-ndjson');
 
-      const run = async (progress: (line: Row) => void) => {
+      const run = async (progress: (line: StreamLine) => void) => {
         const prepared = await prepareImport(app, buffer, options);
         const total = prepared.parsed.rows.length;
         progress({ type: 'progress', phase: 'checked', done: total, total });
@@ -130,7 +132,7 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
       reply
         .header('content-type', 'application/x-ndjson; charset=utf-8')
         .header('cache-control', 'no-store');
-      const write = (line: Row) => out.write(`${JSON.stringify(line)}\n`);
+      const write = (line: StreamLine) => out.write(`${JSON.stringify(line)}\n`);
       run(write)
         .then((summary) => write({ type: 'summary', ...summary }))
         .catch((error: unknown) => {

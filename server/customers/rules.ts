@@ -14,7 +14,8 @@
  * - assignedTo: an existing (generic check) and active user.
  * Email and phone formats, enums and lengths are the schema's (pattern/format).
  */
-import type { DB, Row } from '../db/index.ts';
+import type { DB } from '../db/index.ts';
+import type { ResourceRow } from '../db/resource.ts';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -52,7 +53,7 @@ function add(errors: FieldErrors, field: string, message: string): void {
 }
 
 /** Rules shared by customers and household members (wire keys). */
-export function personErrors(record: Row, today = swissToday()): FieldErrors {
+export function personErrors(record: ResourceRow, today = swissToday()): FieldErrors {
   const errors: FieldErrors = {};
   const birth = dateText(record.date_of_birth);
   const partnership = dateText(record.partnership_date);
@@ -69,7 +70,7 @@ export function personErrors(record: Row, today = swissToday()): FieldErrors {
 }
 
 /** Rules of a customer that need no database (wire keys). */
-export function customerErrors(record: Row, today = swissToday()): FieldErrors {
+export function customerErrors(record: ResourceRow, today = swissToday()): FieldErrors {
   const errors = personErrors(record, today);
   const zip = text(record.zip);
   const country = text(record.country);
@@ -100,7 +101,7 @@ export async function inactiveUsers(db: DB, ids: number[]): Promise<Set<number>>
 }
 
 /** Every customer rule, database ones included, for the merged record. */
-export async function checkCustomer(db: DB, record: Row): Promise<FieldErrors> {
+export async function checkCustomer(db: DB, record: ResourceRow): Promise<FieldErrors> {
   const errors = customerErrors(record);
   const assigned = record.assigned_to;
   if (typeof assigned === 'number' && (await inactiveUsers(db, [assigned])).has(assigned))
@@ -111,8 +112,8 @@ export async function checkCustomer(db: DB, record: Row): Promise<FieldErrors> {
 const SERVER_KEYS = new Set(['id', 'created_at', 'updated_at']);
 
 /** The stored record with the body's fields over it (undefined and server-owned keys keep). */
-export function merged(existing: Row | undefined, body: Row): Row {
-  const out: Row = { ...(existing ?? {}) };
+export function merged(existing: ResourceRow | undefined, body: ResourceRow): ResourceRow {
+  const out: ResourceRow = { ...(existing ?? {}) };
   for (const [key, value] of Object.entries(body)) {
     if (value !== undefined && !SERVER_KEYS.has(key)) out[key] = value;
   }

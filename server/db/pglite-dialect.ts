@@ -5,7 +5,7 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import {
-  type CompiledQuery,
+  CompiledQuery,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type Dialect,
@@ -62,15 +62,15 @@ class PGliteDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
     const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
-    await connection.executeQuery({ sql: `begin${isolation}`, parameters: [] } as never);
+    await connection.executeQuery(CompiledQuery.raw(`begin${isolation}`));
   }
 
   async commitTransaction(connection: DatabaseConnection) {
-    await connection.executeQuery({ sql: 'commit', parameters: [] } as never);
+    await connection.executeQuery(CompiledQuery.raw('commit'));
   }
 
   async rollbackTransaction(connection: DatabaseConnection) {
-    await connection.executeQuery({ sql: 'rollback', parameters: [] } as never);
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
 
   async releaseConnection(): Promise<void> {
@@ -95,8 +95,8 @@ export class PGliteDialect implements Dialect {
   createQueryCompiler() {
     return new PostgresQueryCompiler();
   }
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely's introspector takes any database shape.
-  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+  /** Kysely passes the database whatever its table types; the introspector reads the catalogue. */
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new PostgresIntrospector(db);
   }
 }

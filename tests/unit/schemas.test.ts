@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS, ROLES } from '../../src/schema/permissions.ts';
-import { listQuerySchema } from '../../server/crud.ts';
+import { listQuerySchema } from '../../server/crud/list.ts';
 import {
   bodyAjv,
   createAjvInstance,
