@@ -8,10 +8,13 @@
  *    values; notes and info comments are joined;
  * 3. the result is checked like any customer (server/customers/rules.ts), the duplicate is
  *    deleted, and an audit record (`customer.merged`) keeps what was moved and the deleted record.
+ * Both customers are locked first; a merge based on versions the client read (`version` of the
+ * customer that stays or If-Match, `duplicate_version`) answers 409 with the one that changed.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { audit } from '../auth/audit.ts';
+import { assertExpectedVersion, type ExpectedVersion } from '../crud/write.ts';
 import type { DB } from '../db/index.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import { ApiError, notFound, validationError } from '../http/errors.ts';
@@ -45,12 +48,19 @@ export interface MergeResult {
   filled: string[];
 }
 
+/** The versions a merge is based on, each checked on the locked record. */
+export interface MergeVersions {
+  keep: ExpectedVersion;
+  duplicate: ExpectedVersion;
+}
+
 export async function mergeCustomers(
   app: FastifyInstance,
   request: FastifyRequest,
   keepId: number,
   duplicateId: number,
   fillEmpty: boolean,
+  versions: MergeVersions = { keep: {}, duplicate: {} },
 ): Promise<MergeResult> {
   if (keepId === duplicateId) {
     throw validationError({ duplicate_id: ['must be another customer than the one that stays'] });
@@ -62,6 +72,8 @@ export async function mergeCustomers(
       .selectFrom('customers')
       .selectAll()
       .where('id', 'in', [keepId, duplicateId])
+      // Always in id order, so two merges of the same pair cannot deadlock.
+      .orderBy('id')
       .forUpdate()
       .execute();
     const keep = rows.find((row) => row.id === keepId);
@@ -69,6 +81,8 @@ export async function mergeCustomers(
     if (!keep) throw notFound(model.title);
     if (!duplicate)
       throw validationError({ duplicate_id: [`refers to unknown customers: ${duplicateId}`] });
+    assertExpectedVersion(model, keep, versions.keep);
+    assertExpectedVersion(model, duplicate, versions.duplicate);
 
     // Tables and columns found at run time (catalogue, models): the resource view of the database.
     const resources = resourceDb(trx);

@@ -1,14 +1,23 @@
 /**
  * Customer record operations beyond the generic CRUD:
  *   GET  /api/customers/duplicates?first_name&last_name&date_of_birth&email&phone_number&organization&exclude_id
- *   POST /api/customers/:id/merge            { duplicate_id, fill_empty? }   back office
+ *   POST /api/customers/:id/merge            { duplicate_id, fill_empty?, version?, duplicate_version? }
+ *                                            back office
  *   POST /api/household-members/:id/convert  a customer of its own from a household member
- * A record the user may not see answers 404, as through `GET /api/<resource>/:id`.
+ * A record the user may not see answers 404, as through `GET /api/<resource>/:id`. Both write on
+ * locked rows; the versions they are based on (body or If-Match, for the record of the path) are
+ * checked like the generic routes check them: 409 `{ message, current }` when one changed.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sql } from 'kysely';
 import { ID_SCHEMA } from '../../src/schema/limits.ts';
 import { enforceOwnership } from '../access/visibility.ts';
+import {
+  assertExpectedVersion,
+  conflictSchema,
+  expectedVersion,
+  VersionConflict,
+} from '../crud/write.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import { ApiError } from '../http/errors.ts';
 import { type IdParams, idParams } from '../http/params.ts';
@@ -42,6 +51,14 @@ const HOUSEHOLD_FIELDS = [
 interface MergeBody {
   duplicate_id: number;
   fill_empty?: boolean;
+  version?: number;
+  duplicate_version?: number;
+}
+
+/** A write based on an old version answers 409 with the record that changed. */
+function answerConflict(reply: FastifyReply, error: unknown) {
+  if (error instanceof VersionConflict) return reply.status(409).send(error.answer);
+  throw error;
 }
 
 export async function recordRoutes(app: FastifyInstance): Promise<void> {
@@ -59,6 +76,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
     async (request) => findDuplicates(app, request, request.query),
   );
 
+  const customerRecord = responseSchema(modelOf(app, 'customers').schema);
   app.post<{ Params: IdParams; Body: MergeBody }>(
     '/api/customers/:id/merge',
     {
@@ -75,30 +93,40 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
           properties: {
             duplicate_id: ID_SCHEMA,
             fill_empty: { type: 'boolean' },
+            version: { ...ID_SCHEMA, description: 'The version of this customer read.' },
+            duplicate_version: { ...ID_SCHEMA, description: 'The version of the duplicate read.' },
           },
         },
         response: {
           200: {
             type: 'object',
             properties: {
-              data: responseSchema(modelOf(app, 'customers').schema),
+              data: customerRecord,
               moved: { type: 'object', additionalProperties: { type: 'integer' } },
               filled: { type: 'array', items: { type: 'string' } },
             },
           },
+          409: conflictSchema(customerRecord),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       requireRole(request, MERGE_ROLES, 'merge customers');
       const body = request.body;
-      return mergeCustomers(
-        app,
-        request,
-        request.params.id,
-        body.duplicate_id,
-        body.fill_empty ?? true,
-      );
+      const keep = expectedVersion({ version: body.version }, request.headers['if-match']);
+      const duplicate = expectedVersion({ version: body.duplicate_version }, undefined);
+      try {
+        return await mergeCustomers(
+          app,
+          request,
+          request.params.id,
+          body.duplicate_id,
+          body.fill_empty ?? true,
+          { keep, duplicate },
+        );
+      } catch (error) {
+        return answerConflict(reply, error);
+      }
     },
   );
 
@@ -111,72 +139,89 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
         summary:
           "Make a household member a customer of its own: names, birth and civil data from the member, address (same household) and languages from the household's customer, who is noted as recommender; the member is linked to the new customer.",
         params: idParams,
-        response: { 201: recordAnswer(app, 'customers') },
+        response: {
+          201: recordAnswer(app, 'customers'),
+          409: conflictSchema(responseSchema(modelOf(app, 'household-members').schema)),
+        },
       },
     },
     async (request, reply) => {
       const customers = modelOf(app, 'customers');
-      const created = await app.db.transaction().execute(async (trx) => {
-        const member = await requireVisible(
-          app,
-          request,
-          'household-members',
-          request.params.id,
-          trx,
-        );
-        if (member.linked_customer_id) {
-          throw new ApiError(
-            409,
-            `This household member is already customer #${member.linked_customer_id}.`,
+      const expected = expectedVersion(undefined, request.headers['if-match']);
+      const convert = () =>
+        app.db.transaction().execute(async (trx) => {
+          // Locked first, so two conversions of one member cannot both pass the check below.
+          await trx
+            .selectFrom('household_members')
+            .select('id')
+            .where('id', '=', request.params.id)
+            .forNoKeyUpdate()
+            .execute();
+          const member = await requireVisible(
+            app,
+            request,
+            'household-members',
+            request.params.id,
+            trx,
           );
-        }
-        const household = await trx
-          .selectFrom('customers')
-          .selectAll()
-          .where('id', '=', Number(member.customer_id))
-          .executeTakeFirstOrThrow();
-        const values: ResourceRow = {
-          is_company: false,
-          lead_source: household.lead_source,
-          recommended_by_customer_id: household.id,
-          assigned_to: household.assigned_to,
-          sub_broker_id: household.sub_broker_id,
-        };
-        for (const field of MEMBER_FIELDS) values[field] = member[field] ?? null;
-        if (member.same_household !== false) {
-          for (const field of HOUSEHOLD_FIELDS) values[field] = household[field] ?? null;
-        }
-        const errors = await checkCustomer(trx, values);
-        if (hasErrors(errors)) {
-          throw new ApiError(
-            422,
-            'The household member cannot become a customer as it is; correct it first.',
-            errors,
-          );
-        }
-        if (Array.isArray(values.correspondence_languages))
-          values.correspondence_languages = JSON.stringify(values.correspondence_languages);
-        const owned = await enforceOwnership(values, {
-          db: trx,
-          model: customers,
-          models: app.models,
-          principal: request.principal,
-          mode: 'create',
+          assertExpectedVersion(modelOf(app, 'household-members'), member, expected);
+          if (member.linked_customer_id) {
+            throw new ApiError(
+              409,
+              `This household member is already customer #${member.linked_customer_id}.`,
+            );
+          }
+          const household = await trx
+            .selectFrom('customers')
+            .selectAll()
+            .where('id', '=', Number(member.customer_id))
+            .executeTakeFirstOrThrow();
+          const values: ResourceRow = {
+            is_company: false,
+            lead_source: household.lead_source,
+            recommended_by_customer_id: household.id,
+            assigned_to: household.assigned_to,
+            sub_broker_id: household.sub_broker_id,
+          };
+          for (const field of MEMBER_FIELDS) values[field] = member[field] ?? null;
+          if (member.same_household !== false) {
+            for (const field of HOUSEHOLD_FIELDS) values[field] = household[field] ?? null;
+          }
+          const errors = await checkCustomer(trx, values);
+          if (hasErrors(errors)) {
+            throw new ApiError(
+              422,
+              'The household member cannot become a customer as it is; correct it first.',
+              errors,
+            );
+          }
+          if (Array.isArray(values.correspondence_languages))
+            values.correspondence_languages = JSON.stringify(values.correspondence_languages);
+          const owned = await enforceOwnership(values, {
+            db: trx,
+            model: customers,
+            models: app.models,
+            principal: request.principal,
+            mode: 'create',
+          });
+          // The values passed the generic ownership rule: a resource row from here on.
+          const customer = await resourceDb(trx)
+            .insertInto('customers')
+            .values(owned)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await trx
+            .updateTable('household_members')
+            .set({ linked_customer_id: Number(customer.id), updated_at: sql`now()` })
+            .where('id', '=', Number(member.id))
+            .execute();
+          return customer;
         });
-        // The values passed the generic ownership rule: a resource row from here on.
-        const customer = await resourceDb(trx)
-          .insertInto('customers')
-          .values(owned)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await trx
-          .updateTable('household_members')
-          .set({ linked_customer_id: Number(customer.id), updated_at: sql`now()` })
-          .where('id', '=', Number(member.id))
-          .execute();
-        return customer;
-      });
-      return reply.status(201).send({ data: created });
+      try {
+        return reply.status(201).send({ data: await convert() });
+      } catch (error) {
+        return answerConflict(reply, error);
+      }
     },
   );
 }

@@ -130,6 +130,135 @@ describe('versions', () => {
   });
 });
 
+describe('versions on other writes', () => {
+  it('a create starts at 1 whatever it sends; DELETE with a stale If-Match answers 409 and deletes nothing', async () => {
+    const created = await send({
+      method: 'POST',
+      url: '/api/companies',
+      payload: {
+        ...(await sampleBody(modelOf('companies'), { reference: references })),
+        version: 7,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(data(created).version).toBe(1);
+    expect(created.headers.etag).toBe('"1"');
+    const url = `/api/companies/${data(created).id}`;
+    const changed = await send({ method: 'PATCH', url, payload: { name_en: 'Changed' } });
+    expect(changed.headers.etag).toBe('"2"');
+
+    const stale = await send({ method: 'DELETE', url, headers: { 'if-match': '"1"' } });
+    expect(stale.statusCode, stale.body).toBe(409);
+    expect((stale.json() as { current?: Row }).current).toEqual((await read(url)).record);
+    const deleted = await send({ method: 'DELETE', url, headers: { 'if-match': '"2"' } });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect((await send({ method: 'GET', url })).statusCode).toBe(404);
+  });
+
+  it('If-Match: * and a list naming the version pass; a weak or other tag is stale; a malformed one is a 400', async () => {
+    const customer = await newCustomer();
+    const url = `/api/customers/${customer.id}`;
+    const patch = (ifMatch: string) =>
+      send({ method: 'PATCH', url, payload: { notes: ifMatch }, headers: { 'if-match': ifMatch } });
+    expect((await patch('*')).statusCode).toBe(200);
+    expect((await patch('"1", "2"')).statusCode).toBe(200);
+    expect((await patch('W/"3"')).statusCode).toBe(409);
+    expect((await patch('"4"')).statusCode).toBe(409);
+    for (const malformed of ['3', '"3', 'W/3', '"3" x']) {
+      const response = await patch(malformed);
+      expect(response.statusCode, `${malformed}: ${response.body}`).toBe(400);
+    }
+    const stored = (await read(url)).record;
+    expect(stored.version).toBe(3);
+    expect(stored.notes).toBe('"1", "2"');
+  });
+
+  it('a PATCH and a body version that disagree with If-Match: both must match', async () => {
+    const customer = await newCustomer();
+    const url = `/api/customers/${customer.id}`;
+    const mixed = await send({
+      method: 'PATCH',
+      url,
+      payload: { notes: 'mixed', version: 1 },
+      headers: { 'if-match': '"2"' },
+    });
+    expect(mixed.statusCode, mixed.body).toBe(409);
+    expect((await read(url)).record.version).toBe(1);
+  });
+});
+
+describe('hand-written writes', () => {
+  async function member(customerId: unknown): Promise<Row> {
+    const response = await send({
+      method: 'POST',
+      url: '/api/household-members',
+      payload: {
+        customer_id: customerId,
+        first_name: 'Kim',
+        last_name: 'Member',
+        relation: 'child',
+      },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return data(response);
+  }
+
+  it('merge: raises the versions of what it changes and checks the versions sent (409 with the record that changed)', async () => {
+    const keep = await newCustomer({ notes: 'kept' });
+    const duplicate = await newCustomer({ notes: 'duplicate' });
+    const moved = await member(duplicate.id);
+    const merge = (body: Row, headers: Record<string, string> = {}) =>
+      send({
+        method: 'POST',
+        url: `/api/customers/${keep.id}/merge`,
+        payload: { duplicate_id: duplicate.id, ...body },
+        headers,
+      });
+
+    const staleKeep = await merge({ version: 2 });
+    expect(staleKeep.statusCode, staleKeep.body).toBe(409);
+    expect((staleKeep.json() as { current?: Row }).current).toEqual(
+      (await read(`/api/customers/${keep.id}`)).record,
+    );
+    expect((await merge({}, { 'if-match': '"2"' })).statusCode).toBe(409);
+    const staleDuplicate = await merge({ version: 1, duplicate_version: 2 });
+    expect(staleDuplicate.statusCode, staleDuplicate.body).toBe(409);
+    expect((staleDuplicate.json() as { current?: Row }).current?.id).toBe(duplicate.id);
+    // Nothing was merged by the refused attempts.
+    expect((await read(`/api/household-members/${moved.id}`)).record.version).toBe(1);
+
+    const merged = await merge({ version: 1, duplicate_version: 1 });
+    expect(merged.statusCode, merged.body).toBe(200);
+    expect(data(merged).version).toBe(2);
+    const after = (await read(`/api/household-members/${moved.id}`)).record;
+    expect(after.customer_id).toBe(keep.id);
+    expect(after.version).toBe(2);
+  });
+
+  it('household conversion: a stale If-Match is a 409; concurrent conversions of one member make one customer', async () => {
+    const household = await newCustomer();
+    const first = await member(household.id);
+    const url = `/api/household-members/${first.id}/convert`;
+    const stale = await send({ method: 'POST', url, headers: { 'if-match': '"2"' } });
+    expect(stale.statusCode, stale.body).toBe(409);
+    expect((stale.json() as { current?: Row }).current?.id).toBe(first.id);
+    const converted = await send({ method: 'POST', url, headers: { 'if-match': '"1"' } });
+    expect(converted.statusCode, converted.body).toBe(201);
+    expect((await read(`/api/household-members/${first.id}`)).record.version).toBe(2);
+
+    const second = await member(household.id);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        send({ method: 'POST', url: `/api/household-members/${second.id}/convert` }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([
+      201,
+      ...Array.from({ length: 9 }, () => 409),
+    ]);
+  });
+});
+
 describe('lost updates', () => {
   const WRITERS = 50;
 
