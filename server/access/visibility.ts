@@ -22,8 +22,9 @@
  *
  * Writes (enforceOwnership): a consultant's new records are owned by the consultant, an external
  * user's belong to its sub-broker (forced, whatever was sent); neither can hand a record over to
- * someone else; and every reference to customer data must point at a record the writer can see
- * (else 422 "refers to unknown …", the answer for an id that does not exist).
+ * someone else, nor set the other ownership marker (a consultant no sub-broker, an external user
+ * no consultant: 422 naming it); and every reference to customer data must point at a record the
+ * writer can see (else 422 "refers to unknown …", the answer for an id that does not exist).
  */
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { FieldModel, ResourceModel } from '../../src/schema/model.ts';
@@ -154,38 +155,124 @@ export async function isVisible(
 const sameValue = (a: unknown, b: unknown) =>
   JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
+/** A column value as written (jsonb lists arrive as JSON text from toColumns). */
+const valueOf = (value: unknown): unknown => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+};
+
 /**
- * Server-side ownership of a write (column values, after the resource's own prepare hook):
- * forces the owner / sub-broker of new records, refuses handing records over, and refuses
- * references to customer data the writer cannot see.
+ * Who may set or change the ownership fields of a record (docs/ARCHITECTURE.md, Identity and
+ * access). `own` is the marker the principal's mode keeps to itself: forced on create, never
+ * changed after. Every other ownership marker is the back office's: refused when set.
+ *
+ *   mode (role)                       x-owner (assignedTo)        x-sub-broker (subBrokerId)
+ *   all (ADMIN, BACKOFFICE, CALLCENTER) sets and changes            sets and changes
+ *   owner (CONSULTANT)                 itself on create; no change  may not set or change
+ *   sub-broker (external users)        may not set or change        its own on create; no change
+ *   none (EMPLOYEE, PARTNER)           no write at all (403)        no write at all (403)
+ */
+interface OwnershipRule {
+  /** The principal's own marker and the value it is held to. */
+  own?: { field: FieldModel; value: unknown; message: string };
+  /** Markers the principal may not set. */
+  refused: FieldModel[];
+}
+
+function ownershipRule(
+  markers: Markers,
+  mode: VisibilityMode,
+  principal: Principal,
+): OwnershipRule {
+  const all = [markers.owner, markers.subBroker].filter((field) => field !== undefined);
+  if (mode === 'owner' && markers.owner) {
+    const own = {
+      field: markers.owner,
+      value: principal.id,
+      message: 'cannot be changed to another user',
+    };
+    return { own, refused: all.filter((field) => field !== own.field) };
+  }
+  if (mode === 'sub-broker' && markers.subBroker) {
+    const own = {
+      field: markers.subBroker,
+      value: principal.subBrokerId,
+      message: 'cannot be changed to another sub-broker',
+    };
+    return { own, refused: all.filter((field) => field !== own.field) };
+  }
+  return { refused: all };
+}
+
+/**
+ * Fields the client sent that the resource's prepare hook took out (a field only some principals
+ * may write, such as a notification's title for its recipient): refused, naming them, when the
+ * value would change the record, instead of being silently dropped. A complete record sent back
+ * unchanged (PUT) still passes.
+ */
+function droppedFieldErrors(
+  sent: ResourceRow,
+  values: ResourceRow,
+  context: WriteContext,
+): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const existing = context.existing ?? {};
+  for (const [column, value] of Object.entries(sent)) {
+    if (column in values) continue;
+    const unchanged =
+      context.mode === 'create' ? value === null : sameValue(valueOf(value), existing[column]);
+    if (!unchanged) errors[column] = ['cannot be changed by you'];
+  }
+  return errors;
+}
+
+/**
+ * Server-side write access of a write (column values, after the resource's own prepare hook;
+ * `sent`: the values before it, as the client sent them):
+ * - forces the owner / sub-broker of new records and refuses handing records over, and refuses
+ *   ownership markers the principal may not set (the table above);
+ * - refuses references to customer data the writer cannot see;
+ * - refuses fields the prepare hook took out of what the client sent (see droppedFieldErrors).
  */
 export async function enforceOwnership(
   values: ResourceRow,
   context: WriteContext,
+  sent?: ResourceRow,
 ): Promise<ResourceRow> {
   const { model, models, principal } = context;
+  const errors: Record<string, string[]> = sent ? droppedFieldErrors(sent, values, context) : {};
   const mode = visibilityModeOf(principal);
-  if (mode === 'all') return values;
+  if (mode === 'all') {
+    assertNoErrors(errors);
+    return values;
+  }
   const markers = markersOf(model);
-  if (hasMarkers(markers) && mode === 'none') {
+  if (hasMarkers(markers) && (mode === 'none' || !principal)) {
     throw new ApiError(403, 'Your account has no access to customer data.');
   }
   const out: ResourceRow = { ...values };
-  const errors: Record<string, string[]> = {};
+  if (!principal) {
+    assertNoErrors(errors);
+    return out;
+  }
   const creating = context.mode === 'create';
   const existing = context.existing ?? {};
+  const changes = (field: FieldModel) =>
+    field.column in out && !sameValue(out[field.column], existing[field.column]);
 
-  const hold = (field: FieldModel | undefined, value: unknown, message: string) => {
-    if (!field) return;
+  const rule = ownershipRule(markers, mode, principal);
+  if (rule.own) {
+    const { field, value, message } = rule.own;
     if (creating) out[field.column] = value;
-    else if (field.column in out && !sameValue(out[field.column], existing[field.column]))
-      errors[field.column] = [message];
-  };
-  if (mode === 'owner') {
-    hold(markers.owner, principal!.id, 'cannot be changed to another user');
+    else if (changes(field)) errors[field.column] = [message];
   }
-  if (mode === 'sub-broker') {
-    hold(markers.subBroker, principal!.subBrokerId, 'cannot be changed to another sub-broker');
+  for (const field of rule.refused) {
+    const set = creating ? out[field.column] != null : changes(field);
+    if (set) errors[field.column] ??= ['can only be set by the back office'];
   }
 
   // References to customer data: only to records the writer sees (changed values only, so a
@@ -195,12 +282,9 @@ export async function enforceOwnership(
     if (field === markers.owner || field === markers.subBroker) continue;
     const target = models.find((candidate) => candidate.name === field.reference);
     if (!target || !hasMarkers(markersOf(target))) continue;
-    const value = out[field.column];
+    const value = valueOf(out[field.column]);
     if (value === null || value === undefined) continue;
-    const ids =
-      field.kind === 'references'
-        ? ((typeof value === 'string' ? JSON.parse(value) : value) as number[])
-        : [value as number];
+    const ids = field.kind === 'references' ? (value as number[]) : [value as number];
     const before = existing[field.column];
     const previous = new Set(
       field.kind === 'references' ? ((before as number[] | null) ?? []) : [before as number],

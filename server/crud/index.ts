@@ -126,8 +126,9 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
         if (errors) assertNoErrors(errors);
         await checkReferences(trx, model, body);
         let values = toColumns(model, body);
+        const sent = { ...values };
         if (own.prepare) values = await own.prepare(values, context);
-        values = await enforceOwnership(values, context);
+        values = await enforceOwnership(values, context, sent);
         const table = resourceDb(trx);
         const row =
           id === undefined

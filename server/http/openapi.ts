@@ -5,6 +5,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { READ_ONLY_KEYWORD } from './validation.ts';
 
 export async function installOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {
@@ -23,7 +24,10 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 }
 
-/** OpenAPI has no place for our x- keywords; keep them out of the published document. */
+/**
+ * OpenAPI has no place for our x- keywords; keep them out of the published document. A property
+ * marked read-only in a PATCH body is refused there, so it is not published as an input at all.
+ */
 function stripExtensions(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripExtensions);
   if (!value || typeof value !== 'object') return value;
@@ -32,7 +36,18 @@ function stripExtensions(value: unknown): unknown {
       .filter(([key]) => !key.startsWith('x-'))
       .map(([key, child]) => [
         key,
-        key === 'enum' || key === 'default' ? child : stripExtensions(child),
+        key === 'enum' || key === 'default'
+          ? child
+          : stripExtensions(key === 'properties' ? withoutRefused(child) : child),
       ]),
+  );
+}
+
+function withoutRefused(properties: unknown): unknown {
+  if (!properties || typeof properties !== 'object') return properties;
+  return Object.fromEntries(
+    Object.entries(properties).filter(
+      ([, schema]) => !(schema && typeof schema === 'object' && READ_ONLY_KEYWORD in schema),
+    ),
   );
 }

@@ -1,18 +1,73 @@
 /**
- * The ajv instances behind every route, and the schema transforms from entity schema to wire
+ * The validators behind every route, and the schema transforms from entity schema to wire
  * schemas. Strict mode stays on: our x- keywords are declared (src/schema/vocabulary.ts).
+ *
+ * Every schema goes through one compiler (`SchemaCompiler.compile`), which hardens it once for
+ * every current and future route, so nothing a client sends reaches the database in a form
+ * PostgreSQL refuses (docs/ARCHITECTURE.md, "Schema vocabulary"):
+ * - every integer is bounded by its column type (INT_MIN..INT_MAX) unless it says tighter;
+ * - numbers are finite (`strictNumbers`: no NaN, Infinity, 1e400);
+ * - dates and date-times have a year PostgreSQL and ISO text agree on (0001–9999) and a real day;
+ * - no text, and no key, anywhere in the data holds a NUL character (PostgreSQL text and jsonb
+ *   refuse \u0000): 4xx naming the field;
+ * - query and path values that should be numbers must be plain decimal text: ajv's coercion would
+ *   read `0x10`, `1e3`, ` 1`, `+1`, `01` and `Infinity` as numbers, so `/api/companies/0x10`
+ *   would act on record 16. Checked on the raw text, before coercion.
  */
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { Ajv, type AnySchema, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import sharedDefinitions from '../../schemas/definitions.json';
+import {
+  hasStorableYear,
+  INT_MAX,
+  INT_MIN,
+  INTEGER_TEXT,
+  NUMBER_TEXT,
+  YEAR_MAX,
+  YEAR_MIN,
+} from '../../src/schema/limits.ts';
 import { type JsonSchema, SHARED_DEFINITIONS, toWireSchema } from '../../src/schema/model.ts';
 import { declareVocabulary } from '../../src/schema/vocabulary.ts';
 
+/** The context Fastify hands a validate function (the parent of the data, for coercion). */
+type DataValidationCxt = Parameters<ValidateFunction>[1];
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** ajv-formats' own date and date-time checks (calendar days, times, offsets), reused below. */
+const formatsOnly = new Ajv({ strict: true });
+addFormats.default(formatsOnly, ['date', 'date-time']);
+const isIsoDate = formatsOnly.compile({ type: 'string', format: 'date' });
+const isIsoDateTime = formatsOnly.compile({ type: 'string', format: 'date-time' });
+
+/** A date-time whose text and instant (in UTC) both lie in the storable years. */
+function isStorableDateTime(text: string): boolean {
+  if (!hasStorableYear(text) || !isIsoDateTime(text)) return false;
+  const year = new Date(text).getUTCFullYear();
+  return year >= YEAR_MIN && year <= YEAR_MAX;
+}
+
+/**
+ * Wire-only keyword of PATCH bodies (`inputSchema(…, { partial: true })`): a read-only field named
+ * in a PATCH is refused, naming it, instead of being silently dropped.
+ */
+export const READ_ONLY_KEYWORD = 'x-read-only';
+
 function createAjv(options: Options): Ajv {
-  const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true, ...options });
+  const ajv = new Ajv({
+    strict: true,
+    strictNumbers: true,
+    allErrors: true,
+    allowUnionTypes: true,
+    ...options,
+  });
   addFormats.default(ajv);
+  // Stricter than ajv-formats: a year PostgreSQL can store and ISO text can say (0001–9999).
+  ajv.addFormat('date', {
+    type: 'string',
+    validate: (text: string) => hasStorableYear(text) && isIsoDate(text),
+  });
+  ajv.addFormat('date-time', { type: 'string', validate: isStorableDateTime });
   // A time of day as stored in a `time` column (no time zone): HH:MM or HH:MM:SS.
   ajv.addFormat('time', /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/);
   ajv.addFormat('email-list', {
@@ -21,35 +76,201 @@ function createAjv(options: Options): Ajv {
       value.trim() === '' || value.split(/[,;]/).every((part) => EMAIL.test(part.trim())),
   });
   declareVocabulary(ajv);
+  ajv.addKeyword({
+    keyword: READ_ONLY_KEYWORD,
+    schemaType: 'boolean',
+    validate: (refuse: boolean) => !refuse,
+    error: { message: 'is read-only' },
+  });
   // Entity schemas may refer to the shared definitions (`definitions.json#/definitions/<name>`).
-  ajv.addSchema(sharedDefinitions as object, SHARED_DEFINITIONS);
+  ajv.addSchema(boundIntegers(sharedDefinitions as JsonSchema), SHARED_DEFINITIONS);
   return ajv;
 }
 
+// ---- schema hardening ---------------------------------------------------------------------------
+
+/** Keywords whose value is one schema, a list of schemas, or a map of schemas. */
+const ONE_SCHEMA = ['additionalProperties', 'additionalItems', 'contains', 'propertyNames', 'not'];
+const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf'];
+const SCHEMA_MAPS = ['properties', 'patternProperties', 'definitions', '$defs', 'dependencies'];
+const CONDITIONAL = ['if', 'then', 'else'];
+
+const isSchemaObject = (value: unknown): value is JsonSchema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isIntegerType = (type: unknown): boolean =>
+  type === 'integer' || (Array.isArray(type) && type.includes('integer'));
+
+const hardened = new WeakMap<object, JsonSchema>();
+
+/**
+ * A copy of the schema in which every integer is bounded by the `integer` column's range
+ * (tighter bounds it declares stay). Cached per schema object, so compiling the same schema twice
+ * hands ajv the same object (and a schema with an `$id` is not added twice).
+ */
+export function boundIntegers(schema: JsonSchema): JsonSchema {
+  const cached = hardened.get(schema);
+  if (cached) return cached;
+  const out: JsonSchema = { ...schema };
+  if (isIntegerType(schema.type)) {
+    out.minimum = typeof schema.minimum === 'number' ? Math.max(schema.minimum, INT_MIN) : INT_MIN;
+    out.maximum = typeof schema.maximum === 'number' ? Math.min(schema.maximum, INT_MAX) : INT_MAX;
+  }
+  const child = (value: unknown): unknown => (isSchemaObject(value) ? boundIntegers(value) : value);
+  for (const key of [...ONE_SCHEMA, ...CONDITIONAL])
+    if (key in schema) out[key] = child(schema[key]);
+  if ('items' in schema) {
+    const items: unknown = schema.items;
+    out.items = (Array.isArray(items) ? items.map(child) : child(items)) as JsonSchema;
+  }
+  for (const key of SCHEMA_LISTS) {
+    const list = schema[key];
+    if (Array.isArray(list)) out[key] = list.map(child);
+  }
+  for (const key of SCHEMA_MAPS) {
+    const map = schema[key];
+    if (isSchemaObject(map))
+      out[key] = Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, child(sub)]));
+  }
+  hardened.set(schema, out);
+  return out;
+}
+
+// ---- checks of the data before ajv --------------------------------------------------------------
+
+/** JSON pointer segment (as ajv writes `instancePath`). */
+const pointer = (key: string | number) =>
+  `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+const NUL_MESSAGE = 'must not contain the character NUL (\\u0000)';
+
+/**
+ * Every text and every key holding a NUL character, as errors at their paths. Iterative: a body of
+ * 1 MiB may nest half a million levels deep.
+ */
+export function nulErrors(data: unknown): ErrorObject[] {
+  const errors: ErrorObject[] = [];
+  const stack: Array<{ value: unknown; path: string }> = [{ value: data, path: '' }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) errors.push(textError(path, 'nul', NUL_MESSAGE));
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => stack.push({ value: item, path: path + pointer(index) }));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\u0000')) errors.push(textError(path + pointer(key), 'nul', NUL_MESSAGE));
+        else stack.push({ value: item, path: path + pointer(key) });
+      }
+    }
+  }
+  return errors;
+}
+
+function textError(instancePath: string, keyword: string, message: string): ErrorObject {
+  return { instancePath, schemaPath: '#', keyword, params: {}, message };
+}
+
+type NumberKind = 'integer' | 'number';
+
+/** The properties of a query or path schema whose raw text must be decimal, by name. */
+function numericProperties(schema: AnySchema): Map<string, NumberKind> {
+  const out = new Map<string, NumberKind>();
+  if (!isSchemaObject(schema)) return out;
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    const node = property.type === 'array' && property.items ? property.items : property;
+    const types = Array.isArray(node.type) ? node.type : [node.type];
+    if (types.includes('integer')) out.set(name, 'integer');
+    else if (types.includes('number')) out.set(name, 'number');
+  }
+  return out;
+}
+
+const DECIMAL_MESSAGES: Record<NumberKind, string> = {
+  integer: 'must be a whole number in decimal digits',
+  number: 'must be a number in decimal digits',
+};
+
+/** Query or path text that ajv would coerce loosely (`0x10`, `1e3`, ` 1`, `Infinity`). */
+function looseNumberErrors(data: unknown, numeric: Map<string, NumberKind>): ErrorObject[] {
+  if (numeric.size === 0 || typeof data !== 'object' || data === null) return [];
+  const errors: ErrorObject[] = [];
+  for (const [name, kind] of numeric) {
+    if (!Object.hasOwn(data, name)) continue;
+    const raw: unknown = (data as Record<string, unknown>)[name];
+    const texts = (Array.isArray(raw) ? raw : [raw]).filter((item) => typeof item === 'string');
+    const pattern = kind === 'integer' ? INTEGER_TEXT : NUMBER_TEXT;
+    if (texts.some((text) => !pattern.test(text)))
+      errors.push(textError(pointer(name), 'type', DECIMAL_MESSAGES[kind]));
+  }
+  return errors;
+}
+
+// ---- the compilers --------------------------------------------------------------------------------
+
+/**
+ * An ajv instance behind a `compile` that hardens schema and data (see the top of this file).
+ * `textInput`: the data is query or path text (coerced by ajv after the decimal check).
+ */
+export class SchemaCompiler {
+  readonly ajv: Ajv;
+
+  constructor(
+    options: Options,
+    private readonly textInput: boolean,
+  ) {
+    this.ajv = createAjv(options);
+  }
+
+  compile(schema: AnySchema): ValidateFunction {
+    const inner = this.ajv.compile(isSchemaObject(schema) ? boundIntegers(schema) : schema);
+    const numeric = this.textInput ? numericProperties(schema) : new Map<string, NumberKind>();
+    // A type guard of `unknown` is what ajv's own validate functions are (ValidateFunction).
+    function validate(data: unknown, dataCxt?: DataValidationCxt): data is unknown {
+      // Before ajv: its coercion rewrites the raw text in place.
+      const before = [...nulErrors(data), ...looseNumberErrors(data, numeric)];
+      const valid = inner(data, dataCxt);
+      const errors = [...before, ...(valid ? [] : (inner.errors ?? []))];
+      checked.errors = errors.length > 0 ? errors : null;
+      return errors.length === 0;
+    }
+    // Fastify passes the parent of the data (so ajv can coerce a root value) when it sees schemaEnv.
+    const checked = Object.assign(validate, {
+      errors: null as ErrorObject[] | null,
+      schema: inner.schema,
+      schemaEnv: inner.schemaEnv,
+    });
+    return checked;
+  }
+}
+
 /** Bodies of updates: no coercion, no defaults (a field left out keeps its stored value). */
-export const bodyAjv = createAjv({
-  coerceTypes: false,
-  useDefaults: false,
-  removeAdditional: false,
-});
+export const bodyAjv = new SchemaCompiler(
+  { coerceTypes: false, useDefaults: false, removeAdditional: false },
+  false,
+);
 /** Bodies of creates: defaults from the schema fill what was left out. */
-export const createAjvInstance = createAjv({
-  coerceTypes: false,
-  useDefaults: true,
-  removeAdditional: false,
-});
+export const createAjvInstance = new SchemaCompiler(
+  { coerceTypes: false, useDefaults: true, removeAdditional: false },
+  false,
+);
 /** Query strings and path parameters arrive as text: coerce, and accept one value as a list. */
-export const queryAjv = createAjv({
-  coerceTypes: 'array',
-  useDefaults: true,
-  removeAdditional: false,
-});
+export const queryAjv = new SchemaCompiler(
+  { coerceTypes: 'array', useDefaults: true, removeAdditional: false },
+  true,
+);
+
+// ---- wire schemas -------------------------------------------------------------------------------
 
 const SCALAR_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array'];
 
 /**
- * Input schema on the wire: snake_case names, read-only fields accepted but ignored (clients send
- * back what they read), optional fields may be null (a cleared input).
+ * Input schema on the wire: snake_case names, optional fields may be null (a cleared input).
+ * Read-only fields (the server sets them: ids, timestamps, a file's key set by its own route):
+ * - in a complete record (create, PUT) they are accepted and always ignored — react-admin sends
+ *   back the whole record it read, read-only fields included;
+ * - in a PATCH (`partial`), which names only what it changes, naming one is refused (422
+ *   "is read-only"), like an unknown field.
  */
 export function inputSchema(schema: JsonSchema, options: { partial?: boolean } = {}): JsonSchema {
   const wire = toWireSchema(schema);
@@ -59,6 +280,8 @@ export function inputSchema(schema: JsonSchema, options: { partial?: boolean } =
       const required = new Set(node.required ?? []);
       out.properties = Object.fromEntries(
         Object.entries(node.properties).map(([key, prop]) => {
+          if (isRoot && options.partial && prop.readOnly)
+            return [key, { [READ_ONLY_KEYWORD]: true }];
           const child = transform(prop, false);
           return [key, required.has(key) ? child : nullable(child)];
         }),
@@ -103,12 +326,28 @@ export function responseSchema(schema: JsonSchema): JsonSchema {
   return transform(wire);
 }
 
-/** Turns ajv errors into `{ "<field.path>": ["message"] }`, naming the field. */
-export function fieldErrors(errors: ErrorObject[], prefix = ''): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+/** An instancePath segment back to its key (`~1` is `/`, `~0` is `~`). */
+const unescapeSegment = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/** What fieldErrors reads of an ajv error (also of Fastify's copy, `error.validation`). */
+export interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/**
+ * Turns ajv errors into `{ "<field.path>": ["message"] }`, naming the field. Built in a Map: a
+ * field may be called `constructor` or `__proto__` (an unknown field a client sent), which a
+ * plain object would answer from its prototype.
+ */
+export function fieldErrors(errors: ValidationIssue[], prefix = ''): Record<string, string[]> {
+  const out = new Map<string, string[]>();
   for (const error of errors) {
     if (error.keyword === 'type' && error.schemaPath.includes('/anyOf/')) continue;
-    const path = error.instancePath.split('/').filter(Boolean);
+    const path = error.instancePath.split('/').filter(Boolean).map(unescapeSegment);
     let message = error.message ?? 'is invalid';
     if (error.keyword === 'required') {
       path.push(String(error.params.missingProperty));
@@ -121,8 +360,9 @@ export function fieldErrors(errors: ErrorObject[], prefix = ''): Record<string, 
       message = `must be one of: ${allowed.join(', ')}`;
     }
     const key = [prefix, ...path].filter(Boolean).join('.') || '_';
-    out[key] ??= [];
-    if (!out[key].includes(message)) out[key].push(message);
+    const messages = out.get(key) ?? [];
+    if (!messages.includes(message)) messages.push(message);
+    out.set(key, messages);
   }
-  return out;
+  return Object.fromEntries(out);
 }

@@ -3,7 +3,7 @@
  * Every keyword is declared to ajv (see `declareVocabulary`) so strict mode stays on.
  * docs/ARCHITECTURE.md §"Schema vocabulary" explains each one with examples.
  */
-import type { Ajv, FuncKeywordDefinition } from 'ajv';
+import type { Ajv, FuncKeywordDefinition, SchemaValidateFunction } from 'ajv';
 
 export type { AccessRule, Permission } from './permissions.ts';
 import type { AccessRule } from './permissions.ts';
@@ -61,7 +61,74 @@ export interface XProperty {
   'x-sub-broker'?: boolean;
   /** Section of a hand-written form the field belongs to (users: user, entity, assignment). */
   'x-group'?: string;
+  /** The text is a link, of this kind only (see `isSafeUrl`); the server refuses others (422). */
+  'x-url'?: UrlKind;
 }
+
+/**
+ * Kinds of links a URL field may hold:
+ * - `web`: an absolute `https:` or `http:` address with a host (no user name or password in it);
+ * - `app`: a path of this web app, starting with a single `/` (`/admin/customers/1`);
+ * - `web-or-app`: either.
+ * Nothing else — not `javascript:`, `data:`, `vbscript:`, nor a protocol-relative `//host/…`,
+ * which a browser would open on another site.
+ */
+export const URL_KINDS = ['web', 'app', 'web-or-app'] as const;
+export type UrlKind = (typeof URL_KINDS)[number];
+
+/**
+ * Characters no link of ours contains: controls and spaces (browsers drop tabs and newlines inside
+ * a URL, so `/\t/evil.example` would become `//evil.example`) and backslashes (read as `/`).
+ */
+const UNSAFE_URL_CHARACTERS =
+  // Control characters are exactly what this pattern is for.
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0020\u007f-\u00a0\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff\\]/;
+
+/** Base of the check of app paths; any origin works, it only has to stay the same. */
+const APP_ORIGIN = 'http://app.invalid';
+
+function isWebUrl(text: string): boolean {
+  if (!/^https?:\/\/[^/?#]/i.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return (
+      (url.protocol === 'https:' || url.protocol === 'http:') &&
+      url.hostname !== '' &&
+      url.username === '' &&
+      url.password === ''
+    );
+  } catch {
+    return false;
+  }
+}
+
+function isAppPath(text: string): boolean {
+  if (!/^\/(?![/\\])/.test(text)) return false;
+  try {
+    return new URL(text, APP_ORIGIN).origin === APP_ORIGIN;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Is the text a link of the kind (`x-url`)? The server refuses other values; the browser shows a
+ * stored value as a link only when this holds (values stored before the rule).
+ */
+export function isSafeUrl(text: unknown, kind: UrlKind): boolean {
+  if (typeof text !== 'string' || text === '' || UNSAFE_URL_CHARACTERS.test(text)) return false;
+  if (kind === 'web') return isWebUrl(text);
+  if (kind === 'app') return isAppPath(text);
+  return isWebUrl(text) || isAppPath(text);
+}
+
+/** The sentence of a refused link (errors name the field; the browser translates by pattern). */
+export const URL_MESSAGES: Record<UrlKind, string> = {
+  web: 'must be a link starting with https:// or http://',
+  app: 'must be a path of this app starting with /',
+  'web-or-app': 'must be a link starting with https:// or http://, or a path starting with /',
+};
 
 export const ROOT_KEYWORDS = ['x-resource', 'x-permissions'] as const;
 export const PROPERTY_KEYWORDS = [
@@ -78,6 +145,7 @@ export const PROPERTY_KEYWORDS = [
   'x-owner-via',
   'x-sub-broker',
   'x-group',
+  'x-url',
 ] as const;
 
 const KEYWORD_TYPES: Record<string, string | string[]> = {
@@ -96,15 +164,32 @@ const KEYWORD_TYPES: Record<string, string | string[]> = {
   'x-owner-via': 'boolean',
   'x-sub-broker': 'boolean',
   'x-group': 'string',
+  'x-url': 'string',
 };
 
-/** Declare the vocabulary to an ajv instance (annotation-only keywords, no validation effect). */
+/** `x-url` validates: a string that is not a link of its kind fails with URL_MESSAGES[kind]. */
+const checkUrl: SchemaValidateFunction = (kind: UrlKind, data: unknown) => {
+  if (typeof data !== 'string' || isSafeUrl(data, kind)) return true;
+  checkUrl.errors = [{ keyword: 'x-url', message: URL_MESSAGES[kind], params: { kind } }];
+  return false;
+};
+
+/**
+ * Declare the vocabulary to an ajv instance. Every keyword but `x-url` is an annotation (no
+ * validation effect); `x-url` refuses a string that is not a link of its kind (`isSafeUrl`).
+ */
 export function declareVocabulary(ajv: Ajv): void {
   for (const keyword of [...ROOT_KEYWORDS, ...PROPERTY_KEYWORDS]) {
     const definition: FuncKeywordDefinition = {
       keyword,
       schemaType: KEYWORD_TYPES[keyword] as FuncKeywordDefinition['schemaType'],
     };
+    if (keyword === 'x-url') {
+      definition.type = 'string';
+      definition.metaSchema = { enum: [...URL_KINDS] };
+      definition.errors = true;
+      definition.validate = checkUrl;
+    }
     ajv.addKeyword(definition);
   }
 }
