@@ -16,12 +16,11 @@
  * The stored row keeps the body as written (it is what SMTP delivers; a delivered mail's body is
  * dropped, server/mail/mailer.ts).
  */
-import type { Principal } from '../auth/permissions.ts';
-import type { DB } from '../db/index.ts';
+import type { Selectable } from 'kysely';
 import { hasFewerRights } from '../account/rights.ts';
 import { audit } from '../auth/audit.ts';
-import type { Tables } from '../db/index.ts';
-import type { Selectable } from 'kysely';
+import type { Principal } from '../auth/permissions.ts';
+import type { DB, Tables } from '../db/index.ts';
 
 export type OutboxRow = Selectable<Tables['outbox']>;
 
