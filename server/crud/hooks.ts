@@ -30,7 +30,10 @@ export interface HookContext {
 
 export interface WriteContext extends HookContext {
   mode: 'create' | 'update';
-  /** The stored record, on update. */
+  /**
+   * The stored record, on update: locked until the write's transaction ends, so rules across
+   * fields that merge it with the body see what will really be overwritten.
+   */
   existing?: ResourceRow;
 }
 
