@@ -69,7 +69,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['customers'],
         summary:
-          'Possible duplicates of a customer being entered (same name and birth date, email, phone or organization); matches the user may not see are only counted (hidden).',
+          'Possible duplicates of a customer being entered (same name and birth date, email, phone or organization); for matches the user may not see, only `hidden: true` (ask the back office); 403 without customer access.',
         querystring: duplicateQuerySchema,
       },
     },

@@ -82,6 +82,17 @@ export const SERVER_MESSAGE_PATTERNS: Pattern[] = [
   { match: /is still used by other records/, key: 'app.serverErrors.stillUsed' },
   { match: /^Cannot reach the server\b/, key: 'app.serverErrors.unreachable' },
   { match: /^Internal server error\.$/, key: 'app.serverErrors.internal' },
+  { match: /^is too easy to guess/, key: 'app.password.rule.common' },
+  {
+    match: /^must not be made of your name or e-mail address$/,
+    key: 'app.password.rule.personal',
+  },
+  { match: /^Too many sign-in attempts for this account/, key: 'app.login.throttledAccount' },
+  {
+    match: /^Too many sign-in attempts from your network\. Please try again in (\d+) seconds\.$/,
+    key: 'app.login.throttledAddress',
+    values: ['seconds'],
+  },
   { match: /^Too many sign-in attempts\b/, key: 'app.login.throttled' },
   { match: /^Email or password is not correct\.$/, key: 'app.login.failed' },
 ];

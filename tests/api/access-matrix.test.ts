@@ -61,7 +61,10 @@ const RULES: Record<string, Rule> = {
   'GET /api/localizations/missing': { access: 'manage-translation-keys' },
   'DELETE /api/localizations/missing': { access: 'manage-translation-keys' },
   // customers
-  'GET /api/customers/duplicates': { access: 'authenticated', external: true },
+  'GET /api/customers/duplicates': {
+    access: 'authenticated',
+    roles: ['ADMIN', 'BACKOFFICE', 'BACKOFFICE-CALLCENTER', 'CONSULTANT'],
+  },
   // The handler limits merging to ADMIN and BACKOFFICE after validating the body (customers tests).
   'POST /api/customers/:id/merge': { access: 'authenticated' },
   'POST /api/customers/:id/documents': { access: 'authenticated', external: true },

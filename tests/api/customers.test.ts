@@ -329,7 +329,7 @@ describe('duplicates', () => {
       as,
     });
     expect(response.statusCode, response.body).toBe(200);
-    return response.json() as { data: Array<Row & { reasons: string[] }>; hidden: number };
+    return response.json() as { data: Array<Row & { reasons: string[] }>; hidden: boolean };
   };
 
   it('finds the same name and birth date, email or phone, and says why', async () => {
@@ -360,7 +360,7 @@ describe('duplicates', () => {
     await create(person({ email: 'only.mine@example.ch' }), CONSULTANT2);
     const seen = await check('email=only.mine@example.ch', CONSULTANT);
     expect(seen.data).toEqual([]);
-    expect(seen.hidden).toBe(1);
+    expect(seen.hidden).toBe(true);
     expect((await check('email=only.mine@example.ch', CONSULTANT2)).data).toHaveLength(1);
   });
 

@@ -98,7 +98,7 @@ function SaveWithDuplicateCheck() {
   const area = useArea();
   const { getValues, trigger } = useFormContext();
   const saveContext = useSaveContext();
-  const [found, setFound] = useState<{ data: Duplicate[]; hidden: number } | null>(null);
+  const [found, setFound] = useState<{ data: Duplicate[]; hidden: boolean } | null>(null);
   const [checking, setChecking] = useState(false);
 
   const save = () => saveContext.save?.(getValues());
@@ -119,11 +119,11 @@ function SaveWithDuplicateCheck() {
     }
     setChecking(true);
     try {
-      const answer = await api.json<{ data: Duplicate[]; hidden: number }>(
+      const answer = await api.json<{ data: Duplicate[]; hidden: boolean }>(
         'GET',
         `customers/duplicates?${query}`,
       );
-      if (answer.data.length === 0 && answer.hidden === 0) save();
+      if (answer.data.length === 0 && !answer.hidden) save();
       else setFound(answer);
     } catch {
       save();
@@ -170,9 +170,9 @@ function SaveWithDuplicateCheck() {
               </ListItem>
             ))}
           </List>
-          {found && found.hidden > 0 ? (
+          {found?.hidden ? (
             <Typography variant="body2" color="text.secondary">
-              {translate('app.customers.duplicates.hidden', { count: found.hidden })}
+              {translate('app.customers.duplicates.hiddenExists')}
             </Typography>
           ) : null}
         </DialogContent>
