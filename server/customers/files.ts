@@ -1,7 +1,8 @@
 /**
  * Receiving and sending files (documents, avatars) safely:
  * - uploads are multipart (`@fastify/multipart`), one part named `file`, at most `maxBytes`
- *   (413 beyond, nothing kept);
+ *   (413 beyond, nothing kept); a client that leaves (400), stalls or trickles (408, see
+ *   `watchUpload`) leaves nothing either, and never ends the process;
  * - the type comes from the content (`file-type` reads the first bytes), never from the name or
  *   the browser's header; only listed types pass (415), and a name whose extension claims another
  *   type is refused too (a PNG called `invoice.pdf`);
