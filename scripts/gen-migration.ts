@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS_DIR, readMigrations } from '../server/db/migrate.ts';
-import { diffSql, type Snapshot, snapshotOf } from '../server/db/schema-sql.ts';
+import { auditSql, diffSql, type Snapshot, snapshotOf } from '../server/db/schema-sql.ts';
 import { loadResourceModels } from '../server/schemas.ts';
 
 const SNAPSHOT = path.join(MIGRATIONS_DIR, 'snapshot.json');
@@ -61,7 +61,8 @@ if (flag('accept')) {
   process.exit(0);
 }
 
-const statements = diffSql(previous, next);
+// Columns first, then the audit triggers that read them.
+const statements = [...diffSql(previous, next), ...auditSql(previous, next)];
 const last = readMigrations().at(-1);
 const version = String((last ? Number(last.version) : 0) + 1).padStart(4, '0');
 const name = option('name') ?? 'schema_changes';

@@ -2,7 +2,8 @@
  * Turns resource models into a table model and the table model's changes into migration SQL.
  * Additive only: new tables, new columns, new indexes, changed defaults. A removed column or table
  * is reported in a comment and kept; a changed column type needs a hand-written migration.
- * Every resource table has a `version` (1 on insert) that a trigger raises on every update.
+ * Every resource table has a `version` (1 on insert) that a trigger raises on every update, and an
+ * audit trigger writing each inserted, updated or deleted row's changed columns to `audit_log`.
  */
 import { type FieldModel, type ResourceModel, VERSION_FIELD } from '../../src/schema/model.ts';
 
@@ -14,9 +15,21 @@ export interface ColumnModel {
   primaryKey?: boolean;
 }
 
+/**
+ * What a table's audit trigger records beside the changes: the column naming the record, the
+ * parent record its history also belongs to (the first required reference, e.g. a document's
+ * customer), and the columns whose values are never written to the log.
+ */
+export interface AuditModel {
+  key: string;
+  parent?: { table: string; column: string };
+  redacted: string[];
+}
+
 export interface TableModel {
   columns: Record<string, ColumnModel>;
   indexes: Record<string, string>;
+  audit?: AuditModel;
 }
 
 export interface Snapshot {
@@ -80,9 +93,76 @@ $$`;
 export const versionTriggerSql = (table: string): string =>
   `create trigger ${q(`${table}_${VERSION_FIELD}`)} before update on ${q(table)} for each row execute function gscrm_next_version()`;
 
+/**
+ * The function behind every audit trigger (arguments: key column, parent table, parent column,
+ * redacted columns comma-separated). One row per changed record in the writing transaction; the
+ * user, address, user agent and request id come from `audit_log`'s column defaults, which read the
+ * transaction's `gscrm.*` settings (server/audit/context.ts). An update that changes nothing but
+ * the timestamps writes nothing.
+ */
+export const AUDIT_FUNCTION_SQL = `create or replace function gscrm_audit_row() returns trigger language plpgsql as $$
+declare
+  old_row jsonb := case when tg_op in ('UPDATE', 'DELETE') then to_jsonb(old) end;
+  new_row jsonb := case when tg_op in ('INSERT', 'UPDATE') then to_jsonb(new) end;
+  row_data jsonb := coalesce(new_row, old_row);
+  redacted text[] := string_to_array(coalesce(tg_argv[3], ''), ',');
+  action text := case tg_op when 'INSERT' then 'create' when 'UPDATE' then 'update' else 'delete' end;
+  changes jsonb := '{}'::jsonb;
+  field text;
+  before_value jsonb;
+  after_value jsonb;
+begin
+  for field in select jsonb_object_keys(row_data) loop
+    continue when field in ('created_at', 'updated_at', '${VERSION_FIELD}');
+    before_value := old_row -> field;
+    after_value := new_row -> field;
+    continue when tg_op = 'UPDATE' and before_value is not distinct from after_value;
+    continue when tg_op = 'INSERT' and after_value = 'null'::jsonb;
+    continue when tg_op = 'DELETE' and before_value = 'null'::jsonb;
+    if field = any(redacted) then
+      if before_value is not null and before_value <> 'null'::jsonb then before_value := '"[redacted]"'::jsonb; end if;
+      if after_value is not null and after_value <> 'null'::jsonb then after_value := '"[redacted]"'::jsonb; end if;
+    end if;
+    changes := changes || jsonb_build_object(field, jsonb_build_object('old', before_value, 'new', after_value));
+  end loop;
+  if tg_op = 'UPDATE' and changes = '{}'::jsonb then
+    return null;
+  end if;
+  insert into audit_log (event, action, resource, record_id, parent_resource, parent_id, changes)
+  values ('record.' || action, action, tg_table_name, row_data ->> tg_argv[0], nullif(tg_argv[1], ''),
+    case when coalesce(tg_argv[2], '') <> '' then row_data ->> tg_argv[2] end, changes);
+  return null;
+end
+$$`;
+
+/** The trigger that writes a table's changes to the audit log. */
+export const auditTriggerSql = (table: string, audit: AuditModel): string =>
+  `create trigger ${q(`${table}_audit`)} after insert or update or delete on ${q(table)} for each row execute function gscrm_audit_row(${[
+    audit.key,
+    audit.parent?.table ?? '',
+    audit.parent?.column ?? '',
+    audit.redacted.join(','),
+  ]
+    .map(quoteLiteral)
+    .join(', ')})`;
+
+/** Columns never logged: password widgets, and anything named like a password, token or secret. */
+const isSecret = (field: FieldModel): boolean =>
+  field.schema['x-widget'] === 'password' || /password|token|secret/i.test(field.column);
+
 export function tableModel(model: ResourceModel): TableModel {
   const columns: Record<string, ColumnModel> = {};
   const indexes: Record<string, string> = {};
+  const parent = model.fields.find(
+    (field) => field.kind === 'reference' && field.required && field.reference,
+  );
+  const audit: AuditModel = {
+    key: 'id',
+    redacted: model.fields.filter(isSecret).map((field) => field.column),
+  };
+  if (parent?.reference) {
+    audit.parent = { table: parent.reference.replace(/-/g, '_'), column: parent.column };
+  }
   for (const field of model.fields) {
     const type = columnType(field);
     if (field.name === 'id') {
@@ -115,7 +195,7 @@ export function tableModel(model: ResourceModel): TableModel {
         `create index ${q(`${name}_idx`)} on ${q(model.table)} (${q(field.column)})`;
     }
   }
-  return { columns, indexes };
+  return { columns, indexes, audit };
 }
 
 export function snapshotOf(models: ResourceModel[]): Snapshot {
@@ -212,4 +292,21 @@ export function diffSql(from: Snapshot, to: Snapshot): string[] {
   const triggers =
     versioned.length > 0 ? [VERSION_FUNCTION_SQL, ...versioned.map(versionTriggerSql)] : [];
   return [...statements, ...foreignKeys, ...indexes, ...triggers];
+}
+
+/**
+ * The audit triggers a migration from `from` to `to` needs: one per table whose audit is new or
+ * changed (its old trigger dropped first), after the function. Kept apart from diffSql so a
+ * table's columns exist before its trigger names them; the generator appends it.
+ */
+export function auditSql(from: Snapshot, to: Snapshot): string[] {
+  const triggers: string[] = [];
+  for (const [table, target] of Object.entries(to.tables)) {
+    if (!target.audit) continue;
+    const current = from.tables[table]?.audit;
+    if (current && JSON.stringify(current) === JSON.stringify(target.audit)) continue;
+    if (current) triggers.push(`drop trigger if exists ${q(`${table}_audit`)} on ${q(table)}`);
+    triggers.push(auditTriggerSql(table, target.audit));
+  }
+  return triggers.length > 0 ? [AUDIT_FUNCTION_SQL, ...triggers] : [];
 }

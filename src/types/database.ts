@@ -38,11 +38,18 @@ export interface AuditLogTable {
   id: GeneratedAlways<number>;
   at: Generated<Timestamp>;
   event: string;
-  user_id: number | null;
-  ip: string | null;
+  user_id: Generated<number | null>;
+  ip: Generated<string | null>;
   resource: string | null;
   record_id: string | null;
   details: Jsonb<JsonValue> | null;
+  action: string | null;
+  parent_resource: string | null;
+  parent_id: string | null;
+  changes: Jsonb<JsonValue> | null;
+  user_agent: Generated<string | null>;
+  request_id: Generated<string | null>;
+  actor: Generated<string | null>;
 }
 
 /** Resource `companies` (`schemas/companies.schema.json`). */
