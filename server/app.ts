@@ -21,6 +21,7 @@ import { installOpenApi } from './http/openapi.ts';
 import security from './http/security.ts';
 import { bodyAjv, queryAjv } from './http/validation.ts';
 import i18n from './i18n/index.ts';
+import jobs, { type JobsOptions } from './jobs/index.ts';
 import mail from './mail/index.ts';
 import notifications from './notifications/index.ts';
 import system from './system/index.ts';
@@ -44,6 +45,8 @@ export interface AppOptions {
   logger?: boolean;
   /** dev | staging | local | production: the environment strip the web app shows. */
   appEnv?: string;
+  /** Background jobs: `work` runs the workers here (the server process; off in API tests). */
+  jobs?: JobsOptions;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -70,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Features: one line each.
   await app.register(system, { appEnv: options.appEnv });
   await app.register(auth, { policy, throttle: options.throttle ?? DEFAULT_THROTTLE });
+  await app.register(jobs, options.jobs ?? {}); // before the features that send jobs
   await app.register(mail);
   await app.register(account);
   await app.register(i18n);
