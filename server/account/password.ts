@@ -35,6 +35,7 @@ import {
   TOKEN_HOURS,
 } from './tokens.ts';
 import { userRow } from './users.ts';
+import { writeTransaction } from '../audit/context.ts';
 
 /** A password as sent (the rule itself is checked by passwordFieldErrors). */
 export const PASSWORD_SCHEMA = { type: 'string', minLength: 1, maxLength: 200 } as const;
@@ -105,7 +106,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
         throw new ApiError(429, TOO_MANY);
       }
       const mailsSent = await recentEvents(db, 'password.reset.mailed', { email });
-      await db.transaction().execute(async (trx) => {
+      await writeTransaction(db, request, async (trx) => {
         const user = await trx
           .selectFrom('users')
           .select(['id', 'email', 'language', 'first_name', 'last_name', 'is_active'])
@@ -180,7 +181,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
           'The new password is not valid.',
         );
       }
-      const done = await db.transaction().execute(async (trx) => {
+      const done = await writeTransaction(db, request, async (trx) => {
         const token = await consumePasswordToken(trx, body.token);
         const user = token ? await userRow(trx, token.userId) : undefined;
         if (!token || !user || (!user.is_active && token.purpose === 'reset')) return false;
@@ -247,7 +248,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
       if (body.new_password === body.old_password) {
         throw validationError({ new_password: ['must differ from the current password'] });
       }
-      await db.transaction().execute(async (trx) => {
+      await writeTransaction(db, request, async (trx) => {
         await setPassword(trx, principal.id, body.new_password);
         await trx
           .updateTable('sessions')

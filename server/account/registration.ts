@@ -16,6 +16,7 @@ import { mailToUser } from '../mail/mailer.ts';
 import { PASSWORD_SCHEMA } from './password.ts';
 import { recentEvents, THROTTLES, TOO_MANY } from './throttles.ts';
 import { publicUrl } from './tokens.ts';
+import { writeTransaction } from '../audit/context.ts';
 
 const ACCEPTED_REGISTRATION =
   'Thank you. If the address can be registered, you will receive a confirmation by email; an administrator approves new accounts.';
@@ -77,7 +78,7 @@ export async function registrationRoutes(app: FastifyInstance): Promise<void> {
       );
       const language = body.language ?? 'de';
       const hash = await hashPassword(body.password);
-      await db.transaction().execute(async (trx) => {
+      await writeTransaction(db, request, async (trx) => {
         const existing = await trx
           .selectFrom('users')
           .select(['id', 'language'])

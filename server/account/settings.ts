@@ -14,6 +14,7 @@ import { audit } from '../auth/audit.ts';
 import { dataSchema } from '../http/lists.ts';
 import { loadPreferences, preferencesWire, savePreferences } from './preferences.ts';
 import { decrypt, encrypt, offerKey } from './secrets.ts';
+import { writeTransaction } from '../audit/context.ts';
 
 const settingsShape = dataSchema(PREFERENCES_WIRE_SCHEMA);
 
@@ -70,7 +71,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const principal = request.principal!;
       const body = request.body;
-      await db.transaction().execute(async (trx) => {
+      await writeTransaction(db, request, async (trx) => {
         if (body.language) {
           await trx
             .updateTable('users')
@@ -156,7 +157,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
           ? encrypt(key, body.offer_password, `offer-password:${userId}`)
           : null;
       }
-      await db.transaction().execute(async (trx) => {
+      await writeTransaction(db, request, async (trx) => {
         await trx
           .insertInto('offer_credentials')
           .values({ user_id: userId, ...values })

@@ -19,6 +19,7 @@ import { mailToUser } from '../mail/mailer.ts';
 import { sendInvitation } from './hooks.ts';
 import { rightsBeyond, withinRights } from './rights.ts';
 import { publicUrl } from './tokens.ts';
+import { writeTransaction } from '../audit/context.ts';
 
 /** The account's login row, with the id of its external-user profile when it is one. */
 export const userRow = (db: DB, id: number) =>
@@ -65,7 +66,7 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
   const decide = (approve: boolean) => async (request: AccountRequest) => {
     const principal = request.principal!;
     const role = request.body?.role;
-    return db.transaction().execute(async (trx) => {
+    return writeTransaction(db, request, async (trx) => {
       const user = await manageable(request, trx);
       if (user.registration_status !== 'pending') {
         throw new ApiError(409, 'This account is not waiting for approval.');
@@ -150,7 +151,7 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      await db.transaction().execute(async (trx) => {
+      await writeTransaction(db, request, async (trx) => {
         const user = await manageable(request, trx);
         if (!user.is_active) throw new ApiError(409, 'This account is disabled.');
         await sendInvitation(trx, user);

@@ -26,6 +26,7 @@ import { assertNoErrors, notFound } from '../http/errors.ts';
 import { COUNT_TOTAL, dataSchema, listSchema, offsetOf, pageAnswer } from '../http/lists.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { createAjvInstance, inputSchema, responseSchema } from '../http/validation.ts';
+import { writeTransaction } from '../audit/context.ts';
 import type { HookContext, WriteContext } from './hooks.ts';
 import { filterExpressions, type ListQuery, listQuerySchema } from './list.ts';
 import {
@@ -111,42 +112,39 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
     id?: number,
     expected: ExpectedVersion = {},
   ) =>
-    db
-      .transaction()
-      .execute(async (trx) => {
-        const own = hooks();
-        const base = contextOf(request, trx);
-        const existing = id === undefined ? undefined : await lockCurrent(base, id, expected);
-        const context: WriteContext = {
-          ...base,
-          mode: id === undefined ? 'create' : 'update',
-          existing,
-        };
-        const errors = await own.validate?.(body, context);
-        if (errors) assertNoErrors(errors);
-        await checkReferences(trx, model, body);
-        let values = toColumns(model, body);
-        const sent = { ...values };
-        if (own.prepare) values = await own.prepare(values, context);
-        values = await enforceOwnership(values, context, sent);
-        const table = resourceDb(trx);
-        const row =
-          id === undefined
-            ? await table
-                .insertInto(model.table)
-                .values(Object.keys(values).length > 0 ? values : { id: sql`default` })
-                .returningAll()
-                .executeTakeFirstOrThrow()
-            : await table
-                .updateTable(model.table)
-                .set({ ...values, updated_at: sql`now()` })
-                .where('id', '=', id)
-                .returningAll()
-                .executeTakeFirstOrThrow();
-        await own.afterWrite?.(row, { ...base, mode: context.mode, existing });
-        return row;
-      })
-      .catch((error: unknown) => translateDbError(model, error));
+    writeTransaction(db, request, async (trx) => {
+      const own = hooks();
+      const base = contextOf(request, trx);
+      const existing = id === undefined ? undefined : await lockCurrent(base, id, expected);
+      const context: WriteContext = {
+        ...base,
+        mode: id === undefined ? 'create' : 'update',
+        existing,
+      };
+      const errors = await own.validate?.(body, context);
+      if (errors) assertNoErrors(errors);
+      await checkReferences(trx, model, body);
+      let values = toColumns(model, body);
+      const sent = { ...values };
+      if (own.prepare) values = await own.prepare(values, context);
+      values = await enforceOwnership(values, context, sent);
+      const table = resourceDb(trx);
+      const row =
+        id === undefined
+          ? await table
+              .insertInto(model.table)
+              .values(Object.keys(values).length > 0 ? values : { id: sql`default` })
+              .returningAll()
+              .executeTakeFirstOrThrow()
+          : await table
+              .updateTable(model.table)
+              .set({ ...values, updated_at: sql`now()` })
+              .where('id', '=', id)
+              .returningAll()
+              .executeTakeFirstOrThrow();
+      await own.afterWrite?.(row, { ...base, mode: context.mode, existing });
+      return row;
+    }).catch((error: unknown) => translateDbError(model, error));
 
   app.get<{ Querystring: ListQuery }>(
     base,
@@ -284,29 +282,26 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
       const { id } = request.params;
       const expected = expectedVersion(undefined, request.headers['if-match']);
       const remove = () =>
-        db
-          .transaction()
-          .execute(async (trx) => {
-            const context = contextOf(request, trx);
-            if (expected.tags) await lockCurrent(context, id, expected, true);
-            const deleted = await resourceDb(trx)
-              .deleteFrom(model.table)
-              .where('id', '=', id)
-              .where(scopeOf(context))
-              .returningAll()
-              .executeTakeFirst();
-            // After the delete, so a foreign key names its table first; throwing rolls it back.
-            if (deleted) {
-              await refuseIfListed(trx, app.models, model, id);
-              await hooks().afterWrite?.(deleted, {
-                ...context,
-                mode: 'delete',
-                existing: deleted,
-              });
-            }
-            return deleted;
-          })
-          .catch((error: unknown) => translateDbError(model, error));
+        writeTransaction(db, request, async (trx) => {
+          const context = contextOf(request, trx);
+          if (expected.tags) await lockCurrent(context, id, expected, true);
+          const deleted = await resourceDb(trx)
+            .deleteFrom(model.table)
+            .where('id', '=', id)
+            .where(scopeOf(context))
+            .returningAll()
+            .executeTakeFirst();
+          // After the delete, so a foreign key names its table first; throwing rolls it back.
+          if (deleted) {
+            await refuseIfListed(trx, app.models, model, id);
+            await hooks().afterWrite?.(deleted, {
+              ...context,
+              mode: 'delete',
+              existing: deleted,
+            });
+          }
+          return deleted;
+        }).catch((error: unknown) => translateDbError(model, error));
       try {
         const row = await remove();
         if (!row) throw notFound(model.title);

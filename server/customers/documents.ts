@@ -7,7 +7,7 @@
  *   DELETE /api/customers/:id/avatar
  * The type is read from the content (./files.ts); a record the user may not see answers 404.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Insertable, sql } from 'kysely';
 import type { DocumentsTable } from '../../src/types/database.ts';
 import type { ResourceRow } from '../db/resource.ts';
@@ -24,18 +24,25 @@ import {
   receiveUpload,
   sendStored,
 } from './files.ts';
+import { writeTransaction } from '../audit/context.ts';
 
 export async function documentRoutes(app: FastifyInstance): Promise<void> {
   const validateDocument = createAjvInstance.compile(inputSchema(modelOf(app, 'documents').schema));
 
   /** Sets the customer's picture (a stored key, or none) and removes the file it replaces. */
-  const replaceAvatar = async (customer: ResourceRow, key: string | null) => {
-    const row = await app.db
-      .updateTable('customers')
-      .set({ avatar: key, updated_at: sql`now()` })
-      .where('id', '=', Number(customer.id))
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  const replaceAvatar = async (
+    request: FastifyRequest,
+    customer: ResourceRow,
+    key: string | null,
+  ) => {
+    const row = await writeTransaction(app.db, request, (trx) =>
+      trx
+        .updateTable('customers')
+        .set({ avatar: key, updated_at: sql`now()` })
+        .where('id', '=', Number(customer.id))
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
     if (customer.avatar) await getStorage().remove(String(customer.avatar));
     return { data: row };
   };
@@ -71,18 +78,20 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         if (fields.document_related_to) body.document_related_to = fields.document_related_to;
         if (!validateDocument(body))
           throw validationError(fieldErrors(validateDocument.errors ?? []));
-        const row = await app.db
-          .insertInto('documents')
-          .values({
-            ...body,
-            document_file: file.key,
-            original_name: file.originalName,
-            mime_type: file.mime,
-            size_bytes: file.size,
-            uploaded_by: request.principal?.id ?? null,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
+        const row = await writeTransaction(app.db, request, (trx) =>
+          trx
+            .insertInto('documents')
+            .values({
+              ...body,
+              document_file: file.key,
+              original_name: file.originalName,
+              mime_type: file.mime,
+              size_bytes: file.size,
+              uploaded_by: request.principal?.id ?? null,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow(),
+        );
         return reply.status(201).send({ data: row });
       } catch (error) {
         if (file) await getStorage().remove(file.key);
@@ -139,7 +148,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         maxBytes: AVATAR_MAX_BYTES,
       });
       if (!upload.file) throw validationError({ file: ['is required'] });
-      return replaceAvatar(customer, upload.file.key);
+      return replaceAvatar(request, customer, upload.file.key);
     },
   );
 
@@ -178,7 +187,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const customer = await requireVisible(app, request, 'customers', request.params.id);
-      return replaceAvatar(customer, null);
+      return replaceAvatar(request, customer, null);
     },
   );
 }

@@ -13,6 +13,7 @@ import { IMPORT_ROLES, requireRole } from './access.ts';
 import { type ExportQuery, exportCustomers, exportFileName, exportQuerySchema } from './export.ts';
 import { type ImportMode, receiveImport } from './import-file.ts';
 import { prepareImport, writeImport } from './import-rows.ts';
+import { auditContextOf } from '../audit/context.ts';
 
 const importSchema = (summary: string) => ({
   tags: ['customers'],
@@ -88,8 +89,12 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
             prepared.errors,
           );
         }
-        const imported = await writeImport(app.db, prepared.valid, (done) =>
-          progress({ type: 'progress', phase: 'importing', done, total: prepared.valid.length }),
+        const imported = await writeImport(
+          app.db,
+          auditContextOf(request),
+          prepared.valid,
+          (done) =>
+            progress({ type: 'progress', phase: 'importing', done, total: prepared.valid.length }),
         );
         const summary = {
           total_rows: total,

@@ -19,6 +19,7 @@ import { modelOf } from './access.ts';
 import { convert, importableFields, loadLookups, suggestField } from './import.ts';
 import { type ImportOptions, type ParsedFile, parseCsv } from './import-file.ts';
 import { customerErrors } from './rules.ts';
+import { type AuditContext, writeTransaction } from '../audit/context.ts';
 
 const BATCH = 1000;
 const PREVIEW_ROWS = 20;
@@ -197,11 +198,12 @@ export async function prepareImport(
 /** Inserts the valid rows in one transaction, batch by batch; answers the number written. */
 export async function writeImport(
   db: DB,
+  who: AuditContext,
   valid: Prepared['valid'],
   onProgress?: (done: number) => void,
 ): Promise<number> {
   const model = { json: new Set(['correspondence_languages', 'languages']) };
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, who, async (trx) => {
     for (let start = 0; start < valid.length; start += BATCH) {
       const rows = valid.slice(start, start + BATCH).map(({ body }) => {
         const out: ResourceRow = {};

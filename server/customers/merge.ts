@@ -21,6 +21,7 @@ import { ApiError, notFound, validationError } from '../http/errors.ts';
 import { getStorage } from '../storage/index.ts';
 import { modelOf } from './access.ts';
 import { checkCustomer, hasErrors } from './rules.ts';
+import { writeTransaction } from '../audit/context.ts';
 
 const JOINED = new Set(['notes', 'info_comment']);
 
@@ -67,7 +68,7 @@ export async function mergeCustomers(
   }
   const model = modelOf(app, 'customers');
   let removedAvatar: string | undefined;
-  const result = await app.db.transaction().execute(async (trx) => {
+  const result = await writeTransaction(app.db, request, async (trx) => {
     const rows = await trx
       .selectFrom('customers')
       .selectAll()

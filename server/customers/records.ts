@@ -26,6 +26,7 @@ import { MERGE_ROLES, modelOf, recordAnswer, requireRole, requireVisible } from 
 import { type DuplicateQuery, duplicateQuerySchema, findDuplicates } from './duplicates.ts';
 import { mergeCustomers } from './merge.ts';
 import { checkCustomer, hasErrors } from './rules.ts';
+import { writeTransaction } from '../audit/context.ts';
 
 /** Fields of a household member that a customer made from it takes over. */
 const MEMBER_FIELDS = [
@@ -149,7 +150,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
       const customers = modelOf(app, 'customers');
       const expected = expectedVersion(undefined, request.headers['if-match']);
       const convert = () =>
-        app.db.transaction().execute(async (trx) => {
+        writeTransaction(app.db, request, async (trx) => {
           // Locked first, so two conversions of one member cannot both pass the check below.
           await trx
             .selectFrom('household_members')

@@ -25,6 +25,7 @@ import {
   translationRows,
 } from './entries.ts';
 import { MAX_TEXT_LENGTH } from './source.ts';
+import { writeTransaction } from '../audit/context.ts';
 
 interface PutBody {
   translation_key: string;
@@ -71,7 +72,7 @@ export async function editRoutes(app: FastifyInstance): Promise<void> {
       const { id } = request.params;
       const body = request.body;
       const userId = request.principal?.id ?? null;
-      return db.transaction().execute(async (trx) => {
+      return writeTransaction(db, request, async (trx) => {
         const key = await trx
           .selectFrom('translation_keys')
           .select(['id', 'key'])

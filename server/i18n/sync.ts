@@ -16,6 +16,7 @@ import type { ResourceModel } from '../../src/schema/model.ts';
 import { schemaKeys } from '../../src/schema/labels.ts';
 import type { DB } from '../db/index.ts';
 import { releaseTexts } from './source.ts';
+import { systemContext, writeTransaction } from '../audit/context.ts';
 
 const SYNC_LOCK_KEY = 727_002;
 
@@ -38,7 +39,7 @@ export async function syncTranslations(db: DB, options: SyncOptions = {}): Promi
   for (const byKey of texts.values()) for (const key of byKey.keys()) wanted.add(key);
   for (const model of options.models ?? []) for (const key of schemaKeys(model)) wanted.add(key);
 
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, systemContext('translation-sync'), async (trx) => {
     await sql`select pg_advisory_xact_lock(${SYNC_LOCK_KEY})`.execute(trx);
     const languages = await trx.selectFrom('languages').select(['id', 'abbreviation']).execute();
     const languageId = new Map(languages.map((row) => [String(row.abbreviation), Number(row.id)]));
