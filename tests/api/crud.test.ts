@@ -10,7 +10,12 @@ import { isAllowed, permissionsOf } from '../../server/auth/permissions.ts';
 import { visibleCount, visibleIds } from '../../server/access/scope.ts';
 import { MAX_PER_PAGE } from '../../server/crud/list.ts';
 import { loadResourceModels } from '../../server/schemas.ts';
-import type { FieldModel, JsonSchema, ResourceModel } from '../../src/schema/model.ts';
+import {
+  type FieldModel,
+  type JsonSchema,
+  type ResourceModel,
+  VERSION_FIELD,
+} from '../../src/schema/model.ts';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
 import {
   apiReferences,
@@ -163,7 +168,10 @@ describe.each(models.map((model) => [model.name, model] as const))('/api/%s', (_
     url = `${base}/${created.id}`;
     expect(created.id).toEqual(expect.any(Number));
     expect(echoMismatches(model, body, created)).toEqual([]);
-    expect(Object.keys(created).sort()).toEqual(model.fields.map((field) => field.column).sort());
+    // Every field, and the record's version (a base property that is no field: src/schema/model.ts).
+    expect(Object.keys(created).sort()).toEqual(
+      [...model.fields.map((field) => field.column), VERSION_FIELD].sort(),
+    );
     expect(Number.isNaN(Date.parse(String(created.created_at)))).toBe(false);
     expect(Number.isNaN(Date.parse(String(created.updated_at)))).toBe(false);
     expect(await totalOf(model)).toBe(before + 1);
@@ -225,12 +233,19 @@ describe.each(models.map((model) => [model.name, model] as const))('/api/%s', (_
     const read = (await send({ method: 'GET', url })).json() as { data: Row };
     const listed = await list(model, `id=${created.id}`);
     expect(listed.data).toEqual([read.data]);
+    let version = Number(read.data[VERSION_FIELD]);
     for (const payload of [read.data, body]) {
       const response = await send({ method: 'PUT', url, payload });
       expect(response.statusCode, response.body).toBe(200);
-      const { updated_at: _before, ...unchanged } = read.data;
-      const { updated_at: _after, ...stored } = (response.json() as { data: Row }).data;
+      // Every write counts a version (optimistic concurrency); nothing else changes.
+      const { updated_at: _before, [VERSION_FIELD]: _read, ...unchanged } = read.data;
+      const {
+        updated_at: _after,
+        [VERSION_FIELD]: written,
+        ...stored
+      } = (response.json() as { data: Row }).data;
       expect(stored).toEqual(unchanged);
+      expect(written).toBe(++version);
     }
   });
 
@@ -424,22 +439,32 @@ describe.each(models.map((model) => [model.name, model] as const))('/api/%s', (_
       expect(response.statusCode, response.body).toBe(200);
       const after = (response.json() as { data: Row }).data;
       expect(echoMismatches(model, { [field.column]: next[field.column] }, after)).toEqual([]);
-      const { [field.column]: _a, updated_at: _b, ...unchangedAfter } = after;
-      const { [field.column]: _c, updated_at: _d, ...unchangedBefore } = before.data;
+      const { [field.column]: _a, updated_at: _b, [VERSION_FIELD]: _e, ...unchangedAfter } = after;
+      const {
+        [field.column]: _c,
+        updated_at: _d,
+        [VERSION_FIELD]: _f,
+        ...unchangedBefore
+      } = before.data;
       expect(unchangedAfter, field.column).toEqual(unchangedBefore);
     }
   });
 
-  it('PATCH ignores read-only fields and clears optional fields with null', async () => {
-    const response = await send({
-      method: 'PATCH',
-      url,
-      payload: {
-        id: UNKNOWN_ID,
-        created_at: '2000-01-01T00:00:00.000Z',
-        updated_at: '2000-01-01T00:00:00.000Z',
-      },
-    });
+  // Issue 10: a PATCH names only what it changes, so naming a read-only field is refused (it was
+  // silently dropped before); a PUT (the complete record react-admin sends back) ignores them.
+  it('PATCH refuses read-only fields (422 naming each), PUT ignores them; null clears optional fields', async () => {
+    const readOnly = {
+      id: UNKNOWN_ID,
+      created_at: '2000-01-01T00:00:00.000Z',
+      updated_at: '2000-01-01T00:00:00.000Z',
+    };
+    const before = (await send({ method: 'GET', url })).json() as { data: Row };
+    const refused = expectError(await send({ method: 'PATCH', url, payload: readOnly }), 422);
+    expect(Object.keys(refused.errors ?? {}).sort()).toEqual(Object.keys(readOnly).sort());
+    expect(((await send({ method: 'GET', url })).json() as { data: Row }).data).toEqual(
+      before.data,
+    );
+    const response = await send({ method: 'PUT', url, payload: { ...body, ...readOnly } });
     expect(response.statusCode, response.body).toBe(200);
     const after = (response.json() as { data: Row }).data;
     expect(after.id).toBe(created.id);
@@ -662,12 +687,11 @@ describe.each(models.map((model) => [model.name, model] as const))('/api/%s', (_
       await seen(created.id, rules.read, 200),
     );
     const before = await totalOf(model);
-    const posted = await t.request({
-      method: 'POST',
-      url: base,
-      payload: await sampleBody(model, { reference: references }),
-      as,
-    });
+    // Without the ownership markers only the back office sets (a consultant setting one is refused:
+    // tests/api/hardening.test.ts); the consultant's own marker is forced anyway.
+    const sample = await sampleBody(model, { reference: references });
+    for (const field of model.fields) if (field.schema['x-sub-broker']) delete sample[field.column];
+    const posted = await t.request({ method: 'POST', url: base, payload: sample, as });
     expect(posted.statusCode, posted.body).toBe(status(rules.create, 201));
     const expectedTotal = before + (posted.statusCode === 201 ? 1 : 0);
     expect(await totalOf(model)).toBe(expectedTotal);
