@@ -75,6 +75,16 @@ export interface Config {
   webRoot: string;
   /** Proxies whose X-Forwarded-For is believed (TRUST_PROXY). */
   trustProxy: TrustProxy;
+  /** Where documents live: disk (default) or s3 (S3_* settings, server/storage/s3.ts). */
+  storage: 'disk' | 's3';
+  /** Run the background-job workers in this process (JOBS_WORK=0 for a web-only server). */
+  jobsWork: boolean;
+}
+
+function parseStorage(value: string | undefined): 'disk' | 's3' {
+  const kind = value?.trim().toLowerCase() || 'disk';
+  if (kind !== 'disk' && kind !== 's3') throw new Error(`STORAGE must be disk or s3, got ${value}`);
+  return kind;
 }
 
 export const DEFAULT_DEMO_PASSWORD = 'Demo-2026!';
@@ -94,5 +104,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appEnv: env.APP_ENV ?? (databaseUrl ? 'production' : 'local'),
     webRoot: path.resolve(env.WEB_ROOT ?? 'dist'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    storage: parseStorage(env.STORAGE),
+    jobsWork: !['0', 'false'].includes(env.JOBS_WORK?.trim().toLowerCase() ?? ''),
   };
 }

@@ -8,7 +8,7 @@ import { openDatabase } from './db/index.ts';
 import { syncTranslations } from './i18n/sync.ts';
 import { migrate } from './db/migrate.ts';
 import { loadResourceModels } from './schemas.ts';
-import { DiskStorage, getStorage } from './storage/index.ts';
+import { DiskStorage, getStorage, setStorage, storageFromEnv } from './storage/index.ts';
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     console.error(`GS CRM cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
+  setStorage(await storageFromEnv());
   // Uploads cut short by a killed process (no code runs on kill -9) leave partial files behind.
   const storage = getStorage();
   if (storage instanceof DiskStorage) {
@@ -45,13 +46,15 @@ async function main(): Promise<void> {
     webRoot: config.webRoot,
     appEnv: config.appEnv,
     logger: process.env.LOG_REQUESTS === '1',
+    // This process works on the jobs; with PostgreSQL every app server does, each job once.
+    jobs: { work: config.jobsWork },
   });
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     console.log(`${signal}: closing GS CRM…`);
-    await app.close();
+    await app.close(); // stops the job workers after their running jobs (server/jobs/)
     await database.close();
     process.exit(0);
   };

@@ -234,12 +234,15 @@ export class JobQueue {
     data: JobPayloads[N],
     options: SendOptions = {},
   ): Promise<string> {
-    if (!this.definitions.has(name)) throw new Error(`unknown job ${name}`);
+    const definition = this.definitions.get(name);
+    if (!definition) throw new Error(`unknown job ${name}`);
     const startAfter =
       typeof options.startAfter === 'number'
         ? new Date(Date.now() + options.startAfter * 1000)
         : options.startAfter;
+    // The policy goes with each job, so it holds whatever another server set on the queue.
     const id = await this.boss.send(name, data as object, {
+      ...definition.policy,
       ...(startAfter ? { startAfter } : {}),
       ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
       ...(options.db ? { db: queueAdapter(this.database, options.db) } : {}),

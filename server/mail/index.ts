@@ -1,6 +1,6 @@
 /**
- * The mail feature: starts the delivery of the outbox (./mailer.ts) with the app and serves the
- * outbox to user managers:
+ * The mail feature: delivers the outbox (./mailer.ts) through the `mail.deliver` job and serves
+ * the outbox to user managers:
  *   GET /api/mail/outbox?page&per_page&to&kind   newest first → { data, meta }
  *   GET /api/mail/outbox/:id                     → { data }
  * Links with a token (password reset, invitation) are hidden in these answers; only in
@@ -25,6 +25,7 @@ import { type IdParams, idParams } from '../http/params.ts';
 import {
   activateMailer,
   deactivateMailer,
+  DELIVERY_POLICY,
   Mailer,
   type MailerOptions,
   transportFromEnv,
@@ -61,8 +62,12 @@ export default async function mail(app: FastifyInstance, options: MailerOptions)
     ...options,
     transport,
     from: options.from ?? process.env.MAIL_FROM ?? undefined,
+    jobs: options.jobs ?? app.jobs,
   });
-  if (transport) app.log.info('Mail: SMTP delivery through the outbox queue.');
+  app.jobs.define('mail.deliver', DELIVERY_POLICY, (job) =>
+    mailer.deliverOne(job.data.outboxId, job.lastAttempt),
+  );
+  if (transport) app.log.info('Mail: SMTP delivery through the job queue.');
   activateMailer(mailer);
   app.addHook('onReady', async () => mailer.start(options.intervalMs));
   app.addHook('onClose', async () => {

@@ -6,13 +6,18 @@
  *   admins read it in the app (GET /api/mail/outbox, manage-users) — so the whole reset flow can be
  *   followed end to end;
  * - with SMTP configured (SMTP_URL, or SMTP_HOST [SMTP_PORT, SMTP_USER, SMTP_PASSWORD,
- *   SMTP_SECURE]; sender MAIL_FROM) the table is a delivery queue: rows are claimed ('sending'),
- *   sent with nodemailer and marked 'sent' (the body is then dropped, so no reset link stays
- *   readable) or retried up to 5 times ('failed' after that). Several app servers can share it:
- *   claims skip locked rows. MAIL_TRANSPORT=outbox keeps mails in the outbox even with SMTP set.
+ *   SMTP_SECURE]; sender MAIL_FROM) the row is written 'pending' and a `mail.deliver` job is
+ *   enqueued in the same transaction (server/jobs/). The job claims the row ('sending'), sends it
+ *   with nodemailer and marks it 'sent' (the body is then dropped, so no reset link stays
+ *   readable); when SMTP fails the job is retried with backoff (MAX_ATTEMPTS in all) and the row
+ *   ends 'failed' with the error — never silently dropped. The job runs once across app servers.
+ *   MAIL_TRANSPORT=outbox keeps mails in the outbox even with SMTP set.
+ * Without a job queue (a Mailer built alone, as in tests) `deliver()` is a delivery pass over the
+ * pending rows, claimed with `skip locked`.
  */
 import { sql } from 'kysely';
 import type { DB, Row } from '../db/index.ts';
+import type { JobPolicy, JobQueue } from '../jobs/queue.ts';
 import { type MailKind, renderMail } from './templates.ts';
 
 export interface OutgoingMail {
@@ -29,6 +34,14 @@ export interface MailTransport {
 }
 
 export const MAX_ATTEMPTS = 5;
+
+/** Retries of `mail.deliver`: 30 s, 1 min, 2 min, 4 min after the failed attempts. */
+export const DELIVERY_POLICY: JobPolicy = {
+  retryLimit: MAX_ATTEMPTS - 1,
+  retryDelay: 30,
+  retryBackoff: true,
+  expireInSeconds: 5 * 60,
+};
 
 /** Writes a mail to the outbox (pass the transaction of the change that causes it). */
 export async function enqueueMail(db: DB, mail: OutgoingMail, deliver: boolean): Promise<number> {
@@ -65,8 +78,9 @@ export function deactivateMailer(mailer: Mailer): void {
  * configured, asks for delivery soon after.
  */
 export async function sendMail(db: DB, mail: OutgoingMail): Promise<number> {
-  const id = await enqueueMail(db, mail, Boolean(active?.transport));
-  active?.kick();
+  if (!active) return enqueueMail(db, mail, false);
+  const id = await active.enqueue(db, mail);
+  active.kick();
   return id;
 }
 
@@ -84,13 +98,16 @@ export async function mailToUser(
 export interface MailerOptions {
   transport?: MailTransport;
   from?: string;
-  /** Delivery pass interval while a transport is set (ms). */
+  /** Delivery pass interval while a transport is set and there is no job queue (ms). */
   intervalMs?: number;
+  /** The app's job queue: each mail to deliver becomes a `mail.deliver` job. */
+  jobs?: JobQueue;
 }
 
 export class Mailer {
   readonly transport?: MailTransport;
   readonly from: string;
+  private readonly jobs?: JobQueue;
   private timer?: NodeJS.Timeout;
   private running?: Promise<number>;
 
@@ -100,19 +117,66 @@ export class Mailer {
   ) {
     this.transport = options.transport;
     this.from = options.from ?? 'GS CRM <no-reply@gscrm.ch>';
+    this.jobs = options.jobs;
   }
 
   get mode(): 'smtp' | 'outbox' {
     return this.transport ? 'smtp' : 'outbox';
   }
 
-  enqueue(db: DB, mail: OutgoingMail): Promise<number> {
-    return enqueueMail(db, mail, Boolean(this.transport));
+  /**
+   * Writes the mail to the outbox with `db` (the caller's transaction) and, with SMTP and a job
+   * queue, enqueues its delivery in the same transaction.
+   */
+  async enqueue(db: DB, mail: OutgoingMail): Promise<number> {
+    const id = await enqueueMail(db, mail, Boolean(this.transport));
+    if (this.transport && this.jobs) await this.jobs.send('mail.deliver', { outboxId: id }, { db });
+    return id;
   }
 
-  /** Starts periodic delivery (no-op without a transport). */
+  /**
+   * The `mail.deliver` job: sends one pending mail. Throws when SMTP fails, so the queue retries;
+   * on the `lastAttempt` the row is marked 'failed' with the error.
+   */
+  async deliverOne(id: number, lastAttempt: boolean): Promise<void> {
+    const transport = this.transport;
+    if (!transport) return; // SMTP switched off since: the mail stays in the outbox.
+    const row = await this.db
+      .updateTable('outbox')
+      .set({ status: 'sending', attempts: sql`attempts + 1` })
+      .where('id', '=', id)
+      .where('status', 'in', ['pending', 'sending'])
+      .returning(['id', 'to_address', 'subject', 'body'])
+      .executeTakeFirst();
+    if (!row) return; // Already sent (a retried job) or stored.
+    try {
+      await transport.send({
+        from: this.from,
+        to: row.to_address,
+        subject: row.subject,
+        text: row.body ?? '',
+      });
+    } catch (error) {
+      await this.db
+        .updateTable('outbox')
+        .set({
+          status: lastAttempt ? 'failed' : 'pending',
+          error: String((error as Error).message ?? error).slice(0, 1000),
+        })
+        .where('id', '=', id)
+        .execute();
+      throw error;
+    }
+    await this.db
+      .updateTable('outbox')
+      .set({ status: 'sent', sent_at: sql`now()`, body: null, error: null })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Starts periodic delivery (no-op without a transport, or with a job queue). */
   start(intervalMs = 15_000): void {
-    if (!this.transport || this.timer) return;
+    if (!this.transport || this.jobs || this.timer) return;
     this.timer = setInterval(() => void this.deliver().catch(() => undefined), intervalMs);
     this.timer.unref();
   }
@@ -124,7 +188,7 @@ export class Mailer {
 
   /** Soon after a request committed its mails. */
   kick(): void {
-    if (!this.transport) return;
+    if (!this.transport || this.jobs) return;
     setTimeout(() => void this.deliver().catch(() => undefined), 50).unref();
   }
 

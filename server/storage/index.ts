@@ -2,8 +2,8 @@
  * File storage behind one small interface, so documents and avatars never depend on where bytes
  * live. The default keeps files on disk under the data folder (`DOCUMENTS_DIR`, default
  * `<DATA_DIR>/documents`); several app servers then need that folder on a shared volume. For scale,
- * an S3-compatible object store implements the same four methods (put with the key as object
- * name, get as a stream, remove, exists) — see docs/ARCHITECTURE.md §Documents.
+ * an S3-compatible object store (./s3.ts, STORAGE=s3) implements the same four methods (put with
+ * the key as object name, get as a stream, remove, exists) — see docs/ARCHITECTURE.md §Documents.
  *
  * Keys are chosen by the server (`newKey`): a folder, a random name and an extension derived from
  * the detected content type. A key never contains user input, so it cannot escape the root.
@@ -123,6 +123,18 @@ export class DiskStorage implements Storage {
 /** The folder of the default disk storage: DOCUMENTS_DIR, else `<DATA_DIR or ./data>/documents`. */
 export function documentsDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(env.DOCUMENTS_DIR ?? path.join(env.DATA_DIR ?? 'data', 'documents'));
+}
+
+/** The storage the configuration asks for: STORAGE=disk (default) or STORAGE=s3 (S3_*). */
+export async function storageFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<Storage> {
+  const kind = env.STORAGE?.trim().toLowerCase() || 'disk';
+  if (kind === 'disk') return new DiskStorage(documentsDir(env));
+  if (kind === 's3') {
+    // Loaded only when asked for: the AWS SDK is large.
+    const { S3Storage, s3SettingsFromEnv } = await import('./s3.ts');
+    return new S3Storage(s3SettingsFromEnv(env));
+  }
+  throw new Error(`STORAGE must be disk or s3, got ${env.STORAGE}`);
 }
 
 let current: Storage | undefined;

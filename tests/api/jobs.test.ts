@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JobQueue } from '../../server/jobs/queue.ts';
+import { Mailer } from '../../server/mail/mailer.ts';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
 
 declare module '../../server/jobs/queue.ts' {
@@ -15,12 +16,16 @@ declare module '../../server/jobs/queue.ts' {
   }
 }
 
+/** SMTP as the test wants it: failing for the recipients in `down`. */
+const smtp = { sent: [] as string[], down: new Set<string>(), failOnce: new Set<string>() };
+
 const RECORD_POLICY = { retryLimit: 0 };
 const FAIL_POLICY = { retryLimit: 2, retryDelay: 1, retryBackoff: false };
 
 let t: TestApp;
 /** A second queue on the same database that works (the app of the harness does not). */
 let worker: JobQueue;
+const mailers: Mailer[] = [];
 const runs: { label: string; at: number; attempt: number }[] = [];
 
 const until = async (check: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
@@ -50,6 +55,20 @@ beforeAll(async () => {
     runs.push({ label: job.data.label, at: Date.now(), attempt: job.retryCount });
     throw new Error(`boom ${job.retryCount}`);
   });
+  const mailer = new Mailer(t.database.db, {
+    jobs: worker,
+    transport: {
+      async send(mail) {
+        if (smtp.down.has(mail.to)) throw new Error('SMTP down');
+        if (smtp.failOnce.delete(mail.to)) throw new Error('SMTP busy');
+        smtp.sent.push(mail.to);
+      },
+    },
+  });
+  mailers.push(mailer);
+  worker.define('mail.deliver', { retryLimit: 1, retryDelay: 1, retryBackoff: false }, (job) =>
+    mailer.deliverOne(job.data.outboxId, job.lastAttempt),
+  );
   await worker.ready();
   // The app's queue knows the same names and policies (it only sends).
   t.app.jobs.define('test.record', RECORD_POLICY, async () => {});
@@ -110,6 +129,46 @@ describe('job queue', () => {
     });
     expect(await jobCount('test.record', 'committed')).toBe(1);
     await until(() => runs.some((run) => run.label === 'committed'));
+  });
+
+  it('delivers mail through the queue: retried when SMTP fails, then failed with the error', async () => {
+    const [mailer] = mailers;
+    const outboxRow = (id: number) =>
+      t.database.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    smtp.failOnce.add('busy@example.ch');
+    smtp.down.add('down@example.ch');
+    const mail = { kind: 'password-changed' as const, subject: 'S', body: 'B' };
+    const [busy, down] = await t.database.db
+      .transaction()
+      .execute(async (trx) => [
+        await mailer.enqueue(trx, { ...mail, to: 'busy@example.ch' }),
+        await mailer.enqueue(trx, { ...mail, to: 'down@example.ch' }),
+      ]);
+    await until(async () => (await outboxRow(busy)).status === 'sent');
+    expect(await outboxRow(busy)).toMatchObject({ status: 'sent', attempts: 2, body: null });
+    await until(async () => (await outboxRow(down)).status === 'failed');
+    expect(await outboxRow(down)).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      error: 'SMTP down',
+      body: 'B',
+    });
+    expect(smtp.sent.filter((to) => to === 'busy@example.ch')).toHaveLength(1);
+    // A mail rolled back with its transaction has no job.
+    await expect(
+      t.database.db.transaction().execute(async (trx) => {
+        await mailer.enqueue(trx, { ...mail, to: 'never@example.ch' });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(
+      Number(
+        (
+          await sql<{ n: number }>`select count(*)::int as n from pgboss.job
+            where name = 'mail.deliver'`.execute(t.database.db)
+        ).rows[0].n,
+      ),
+    ).toBe(2);
   });
 
   it('answers the jobs API to managers only, 404 for an unknown job, 400 for a bad id', async () => {
