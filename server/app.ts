@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ResourceModel } from '../src/schema/model.ts';
 import { accessControl } from './access/control.ts';
 import account from './account/index.ts';
+import audit from './audit/index.ts';
 import auth, { DEFAULT_THROTTLE, type LoginThrottle } from './auth/index.ts';
 import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './auth/sessions.ts';
 import { parseTrustProxy, trustProxyOption } from './config.ts';
@@ -80,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(crud);
   await app.register(customers);
   await app.register(notifications);
+  await app.register(audit);
   await app.register(web, { webRoot: options.webRoot });
   return app;
 }
