@@ -76,6 +76,8 @@ const RULES: Record<string, Rule> = {
   'POST /api/customers/import/preview': { access: 'authenticated', roles: IMPORT_ROLES },
   'POST /api/customers/import': { access: 'authenticated', roles: IMPORT_ROLES },
   'GET /api/customers/export': { access: 'authenticated', external: true },
+  // history (issue 11): without a record, the whole log for manage-users (demo: admins only)
+  'GET /api/audit': { access: 'authenticated', roles: ['ADMIN'] },
 };
 
 const ACTION = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
