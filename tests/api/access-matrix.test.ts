@@ -52,6 +52,8 @@ const RULES: Record<string, Rule> = {
   'POST /api/users/:id/revoke-sessions': { access: 'manage-users' },
   'GET /api/mail/outbox': { access: 'manage-users' },
   'GET /api/mail/outbox/:id': { access: 'manage-users' },
+  'GET /api/jobs': { access: 'manage-users' },
+  'POST /api/jobs/:id/retry': { access: 'manage-users' },
   // translations
   'GET /api/localizations/languages': { access: 'public' },
   'GET /api/localizations/translations': { access: 'public' },
