@@ -53,9 +53,20 @@ export function requestIdOf(request: IncomingMessage): string {
 /** At most this many field names in a validation answer's sentence (all are in `errors`). */
 const NAMES_IN_MESSAGE = 10;
 
+function byParameter(errors: Record<string, string[]>): Record<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const [key, messages] of Object.entries(errors)) {
+    const name = key.replace(/(\.\d+)+$/, '');
+    out.set(name, [...new Set([...(out.get(name) ?? []), ...messages])]);
+  }
+  return Object.fromEntries(out);
+}
+
 function validationAnswer(error: FastifyError) {
   const context = error.validationContext ?? 'body';
-  const errors = fieldErrors(error.validation ?? []);
+  const found = fieldErrors(error.validation ?? []);
+  // A query parameter taking a list (`lead_source=1&lead_source=x`) is named as sent, not by item.
+  const errors = context === 'body' ? found : byParameter(found);
   const status = context === 'body' ? 422 : 400;
   const where =
     context === 'body'

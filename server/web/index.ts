@@ -1,60 +1,59 @@
 /**
- * Serves the built web app (when its folder holds an index.html): hashed assets (`/assets/`) with
- * a one-year immutable cache life, other files for an hour, and index.html (never cached) for
- * every other path, as the app routes in the browser. An unknown /api path still answers the
- * API's 404. The security headers and the CSP come from server/http/security.ts.
+ * Serves the built web app (when its folder holds an index.html): files with long cache lives
+ * for hashed assets, and index.html for every other path (the app routes in the browser). An
+ * unknown /api path still answers the API's 404, and a path that cannot name a file (not
+ * decodable, a NUL) the API's 400 shape instead of a crash.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../http/errors.ts';
 
 export interface WebOptions {
   /** Folder of the built web app. */
   webRoot?: string;
 }
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The decoded path of a request URL, or an ApiError (400) for one that names no file. */
+function decodedPath(url: string): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(url.split('?')[0]);
+  } catch {
+    throw new ApiError(400, 'The address is not valid (it cannot be decoded).');
+  }
+  // A NUL would make the file system calls throw.
+  if (decoded.includes('\u0000')) throw new ApiError(400, 'The address is not valid.');
+  return decoded;
+}
 
 export default async function web(app: FastifyInstance, options: WebOptions): Promise<void> {
-  const webRoot = options.webRoot && path.resolve(options.webRoot);
+  const webRoot = options.webRoot;
   if (!webRoot || !fs.existsSync(path.join(webRoot, 'index.html'))) return;
-  const assets = `${path.join(webRoot, 'assets')}${path.sep}`;
+  const root = path.resolve(webRoot);
   await app.register(fastifyStatic, {
-    root: webRoot,
+    root,
     wildcard: false,
     index: false,
     maxAge: '1h',
-    // Asset names carry a hash of their content: a new build has new names.
-    setHeaders: (reply, file) => {
-      if (file.startsWith(assets)) reply.header('cache-control', IMMUTABLE);
-    },
   });
-  const index = fs.readFileSync(path.join(webRoot, 'index.html'));
+  const index = fs.readFileSync(path.join(root, 'index.html'));
   app.get('/*', { config: { access: undefined } }, (request, reply) => {
-    const pathname = request.url.split('?')[0];
-    if (pathname.startsWith('/api/')) {
-      return reply.status(404).send({ message: `No route ${request.method} ${pathname}.` });
+    if (request.url.startsWith('/api/')) {
+      return reply
+        .status(404)
+        .send({ message: `No route ${request.method} ${request.url.split('?')[0]}.` });
     }
-    // A file written after start-up (the routes above are made at start-up); a malformed
-    // escape or a path leading out of the folder is just an app path.
-    let file: string | undefined;
-    try {
-      file = path.join(webRoot, decodeURIComponent(pathname));
-    } catch {
-      file = undefined;
+    const file = path.join(root, decodedPath(request.url));
+    // Inside the folder itself (not a sibling whose name starts the same: `dist-old/`).
+    const inside = file.startsWith(root + path.sep);
+    if (inside && fs.existsSync(file) && fs.statSync(file).isFile()) {
+      return reply.sendFile(path.relative(root, file), {
+        maxAge: file.includes('/assets/') ? '365d' : 0,
+        immutable: file.includes('/assets/'),
+      });
     }
-    if (file?.startsWith(`${webRoot}${path.sep}`) && fs.existsSync(file)) {
-      if (fs.statSync(file).isFile()) {
-        const asset = file.startsWith(assets);
-        return reply.sendFile(path.relative(webRoot, file), {
-          maxAge: asset ? '365d' : 0,
-          immutable: asset,
-        });
-      }
-    }
-    // A chunk of an earlier build: a 404 the app can handle, not the page as a script.
-    if (pathname.startsWith('/assets/')) return reply.callNotFound();
     return reply.header('cache-control', 'no-cache').type('text/html').send(index);
   });
 }

@@ -1,10 +1,15 @@
 /**
  * Errors at the edges of the API (bodies that are not JSON, too large, wrong content type,
- * constraint violations, unknown routes, crashes) and the fixed product catalogue.
+ * constraint violations, unknown routes, crashes, Fastify's own refusals), request ids, the values
+ * every route refuses whatever its schema (NUL, integers beyond the column, loose numbers, dates
+ * PostgreSQL cannot store, loose ids) and the fixed product catalogue.
  */
-import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, createTestApp, type TestApp } from './harness.ts';
+import Fastify, { type LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { frameworkErrors, installErrorHandler } from '../../server/http/errors.ts';
+import { idParams } from '../../server/http/params.ts';
+import { queryAjv } from '../../server/http/validation.ts';
+import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
 
 interface ErrorAnswer {
   message: string;
@@ -244,6 +249,182 @@ describe('routes and failures', () => {
     );
     expect(answer.message).toBe('Internal server error.');
     expect(JSON.stringify(answer)).not.toContain('hunter2');
+  });
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('request ids', () => {
+  it('every answer carries X-Request-Id (a new UUID for each request)', async () => {
+    const answers = [
+      await t.app.inject({ method: 'GET', url: '/api/health' }), // 200
+      await t.app.inject({ method: 'GET', url: '/api/customers' }), // 401 in access control
+      await t.app.inject({ method: 'GET', url: '/api/no-such-route' }), // 404
+      await t.request({ method: 'GET', url: '/api/companies/0x1', as: ADMIN }), // 400
+      await t.request({ method: 'POST', url: '/api/companies', payload: {}, as: ADMIN }), // 422
+      await t.request({
+        method: 'POST',
+        url: '/api/companies',
+        payload: '{bad',
+        headers: { 'content-type': 'application/json' },
+        as: ADMIN,
+      }), // 400 from the JSON parser
+    ];
+    const ids = answers.map((answer) => String(answer.headers['x-request-id']));
+    for (const [index, id] of ids.entries())
+      expect(id, `${answers[index].statusCode} ${answers[index].body}`).toMatch(UUID);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('keeps a sane X-Request-Id from a proxy, replaces anything else', async () => {
+    const sent = async (id: string) =>
+      String(
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: '/api/health',
+            headers: { 'x-request-id': id },
+          })
+        ).headers['x-request-id'],
+      );
+    for (const sane of ['0f8fad5b-d9cb-469f-a165-70867728950e', 'lb-7f3a9c21.eu:42'])
+      expect(await sent(sane)).toBe(sane);
+    for (const insane of ['short', 'with space in it', '<script>alert(1)</script>', 'x'.repeat(65)])
+      expect(await sent(insane)).toMatch(UUID);
+  });
+
+  it('an unexpected failure is logged with the request id, which the 500 answer carries', async () => {
+    const client = await t.variant({});
+    client.app.get('/api/test-crash-id', { config: { access: 'public' } }, async () => {
+      throw new Error('database on fire');
+    });
+    await client.app.ready();
+    // Without a logger, every request logs through the app's logger object itself.
+    const logged = vi.spyOn(client.app.log, 'error');
+    const response = await client.app.inject({ method: 'GET', url: '/api/test-crash-id' });
+    const answer = expectError(response, 500) as ErrorAnswer & { request_id?: string };
+    expect(answer.request_id).toMatch(UUID);
+    expect(response.headers['x-request-id']).toBe(answer.request_id);
+    expect(logged).toHaveBeenCalledWith(
+      expect.objectContaining({ requestId: answer.request_id, err: expect.any(Error) }),
+      'request failed',
+    );
+    expect(JSON.stringify(answer)).not.toContain('on fire');
+  });
+});
+
+describe('Fastify’s own refusals answer our shape (frameworkErrors, server/http/errors.ts)', () => {
+  it('a URL that cannot be decoded: 400; a path parameter over maxParamLength: 414', async () => {
+    const app = Fastify({ frameworkErrors, maxParamLength: 100 });
+    installErrorHandler(app);
+    app.setValidatorCompiler(({ schema }) => queryAjv.compile(schema));
+    app.get('/api/probe/:id', { schema: { params: idParams } }, async () => ({ ok: true }));
+    try {
+      for (const [url, status] of [
+        ['/api/probe/%FF', 400],
+        ['/api/probe/%E0%A4%A', 400],
+        [`/api/probe/${'9'.repeat(200)}`, 414],
+      ] as const) {
+        const response = await app.inject({ method: 'GET', url });
+        const answer = expectError(response, status);
+        expect(Object.keys(answer)).toEqual(['message']);
+        expect(answer.message).not.toMatch(/FST_|content-type parser/i);
+        expect(response.headers['x-request-id']).toMatch(UUID);
+      }
+      expect((await app.inject({ method: 'GET', url: '/api/probe/1' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('values no route accepts, whatever its schema', () => {
+  const get = (url: string, as = ADMIN) => t.request({ method: 'GET', url, as });
+  const patch = (url: string, payload: unknown) =>
+    t.request({ method: 'PATCH', url, payload: payload as Row, as: ADMIN });
+  const fieldsOf = (response: LightMyRequestResponse, status: number) =>
+    Object.keys(expectError(response, status).errors ?? {});
+
+  it('strict ids: a loose spelling of a real id is 400 naming id, never the record', async () => {
+    expect((await get('/api/companies/16')).statusCode).toBe(200);
+    for (const loose of ['%2016', '16%20', '0x10', '1.6e1', '016', '%2B16', '+16', '16.0', '16%00'])
+      expect(fieldsOf(await get(`/api/companies/${loose}`), 400), loose).toEqual(['id']);
+    for (const loose of ['%201', '0x1', '1e0', '01'])
+      expect(fieldsOf(await patch(`/api/companies/${loose}`, {}), 400), loose).toEqual(['id']);
+  });
+
+  it('integer query parameters: decimal text within the column type, nothing looser', async () => {
+    for (const value of [
+      '2147483648',
+      '-2147483649',
+      '1e400',
+      'Infinity',
+      '0x10',
+      '%201',
+      '01',
+      '1e3',
+    ])
+      expect(
+        fieldsOf(await get(`/api/customers?assigned_to=${value}`), 400),
+        `assigned_to=${value}`,
+      ).toEqual(['assigned_to']);
+    expect(fieldsOf(await get('/api/customers/export?lead_source=1e400'), 400)).toEqual([
+      'lead_source',
+    ]);
+    expect((await get('/api/customers?assigned_to=2147483647')).statusCode).toBe(200);
+  });
+
+  it('integers in bodies are bounded by the column type; numbers are finite', async () => {
+    const subProduct = '/api/sub-products/1';
+    const before = (await get(subProduct)).json() as { data: Row };
+    for (const value of [2_147_483_648, -2_147_483_649, 3_000_000_000, 1e20])
+      expect(fieldsOf(await patch(subProduct, { product_id: value }), 422)).toEqual(['product_id']);
+    const raw = await t.request({
+      method: 'PATCH',
+      url: subProduct,
+      payload: '{"product_id": 1e400}',
+      headers: { 'content-type': 'application/json' },
+      as: ADMIN,
+    });
+    expect(fieldsOf(raw, 422)).toEqual(['product_id']);
+    expect(((await get(subProduct)).json() as { data: Row }).data).toEqual(before.data);
+  });
+
+  it('NUL in a body, a query or a path: 4xx naming the field, also before sign-in', async () => {
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'a\u0000@x.ch', password: 'x' },
+    });
+    expect(fieldsOf(login, 422)).toEqual(['email']);
+    expect(fieldsOf(await patch('/api/companies/1', { name_de: 'a\u0000b' }), 422)).toEqual([
+      'name_de',
+    ]);
+    expect(fieldsOf(await get('/api/customers?search=a%00b'), 400)).toEqual(['search']);
+    expect(fieldsOf(await get('/api/customers?city=%00'), 400)).toEqual(['city']);
+  });
+
+  it('dates PostgreSQL cannot store, in bodies and in _gte/_lte filters', async () => {
+    const user = '/api/users/1';
+    for (const date of ['0000-01-01', '2026-02-31', '99999-01-01', '2026-13-01'])
+      expect(fieldsOf(await patch(user, { date_of_birth: date }), 422), date).toEqual([
+        'date_of_birth',
+      ]);
+    for (const value of ['0000-01-01T00%3A00%3A00Z', '2026-02-31T10%3A00%3A00Z'])
+      expect(fieldsOf(await get(`/api/notifications?read_at_gte=${value}`), 400)).toEqual([
+        'read_at_gte',
+      ]);
+    expect((await patch(user, { date_of_birth: '0001-01-01' })).statusCode).toBe(200);
+    expect((await patch(user, { date_of_birth: null })).statusCode).toBe(200);
+  });
+
+  it('unknown fields named like Object’s own properties: 422/400 naming them, no crash', async () => {
+    const body = await patch('/api/companies/1', { constructor: 1, toString: 'x' });
+    expect(fieldsOf(body, 422).sort()).toEqual(['constructor', 'toString']);
+    expect(fieldsOf(await get('/api/companies?__proto__=1'), 400)).toEqual(['__proto__']);
+    expect(fieldsOf(await get('/api/companies?constructor=1', CONSULTANT), 400)).toEqual([
+      'constructor',
+    ]);
   });
 });
 
