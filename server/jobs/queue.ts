@@ -89,8 +89,13 @@ export interface JobRow {
 export interface QueueOptions {
   /** Run the workers, the schedules and the supervision (expiry) in this process. */
   work: boolean;
-  /** Seconds between polls of a worker (minimum 0.5; default 2). */
+  /** Seconds between polls of a worker (minimum 0.5; default 1). */
   pollingIntervalSeconds?: number;
+  /**
+   * Workers per job name in this process (default 2). A pg-boss 10 worker fetches one job per
+   * poll, so a process runs about concurrency ÷ interval jobs per second and name.
+   */
+  concurrency?: number;
   /** Seconds between maintenance passes: expiry of abandoned jobs, archiving (default 60). */
   maintenanceIntervalSeconds?: number;
 }
@@ -150,6 +155,8 @@ export class JobQueue {
   private readonly definitions = new Map<JobName, Definition>();
   private readonly schedules: { name: JobName; cron: string; data: object }[] = [];
   private started = false;
+  /** pg-boss worker ids per job name, to wake them when this process sends a job. */
+  private readonly workers = new Map<JobName, string[]>();
 
   constructor(
     private readonly database: Database,
@@ -208,12 +215,19 @@ export class JobQueue {
   }
 
   private async workOn(name: JobName, definition: Definition): Promise<void> {
-    await this.boss.work<JobPayloads[JobName]>(
+    const ids: string[] = [];
+    for (let n = 0; n < (this.options.concurrency ?? 2); n++)
+      ids.push(await this.workOnce(name, definition));
+    this.workers.set(name, ids);
+  }
+
+  private workOnce(name: JobName, definition: Definition): Promise<string> {
+    return this.boss.work<JobPayloads[JobName]>(
       name,
       {
         includeMetadata: true,
         batchSize: 1,
-        pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2,
+        pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 1,
       },
       async ([job]) => {
         await definition.handler({
@@ -248,6 +262,10 @@ export class JobQueue {
       ...(options.db ? { db: queueAdapter(this.database, options.db) } : {}),
     });
     if (id === null) throw new Error(`job ${name} was not queued (singleton already queued)`);
+    // A job sent outside a transaction is there now: wake one local worker instead of waiting
+    // for its next poll (in a transaction it appears only at commit).
+    const [worker] = this.workers.get(name) ?? [];
+    if (worker && !options.db && !startAfter) this.boss.notifyWorker(worker);
     return id;
   }
 
