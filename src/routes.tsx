@@ -39,6 +39,7 @@ import ViewKanbanIcon from '@mui/icons-material/ViewKanban';
 import AlarmIcon from '@mui/icons-material/Alarm';
 import WorkIcon from '@mui/icons-material/Work';
 import MailIcon from '@mui/icons-material/MailOutline';
+import HistoryIcon from '@mui/icons-material/History';
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import type { Permission } from './schema/permissions.ts';
 import { type Area, type ViewKind, pathsOf, viewPaths } from './shell/paths.ts';
@@ -255,6 +256,14 @@ export const ROUTES: RouteEntry[] = [
     areas: ADMIN,
     page: lazy(() => import('./custom/account/OutboxPage.tsx')),
     menu: { group: 'administration', label: 'app.menu.outbox', icon: MailIcon },
+    permission: 'manage-users',
+  },
+  // The history of every change (issue 11): the whole audit log, filtered.
+  {
+    path: 'audit-log',
+    areas: ADMIN,
+    page: lazy(() => import('./custom/audit/AuditLogPage.tsx')),
+    menu: { group: 'administration', label: 'app.menu.auditLog', icon: HistoryIcon },
     permission: 'manage-users',
   },
 ];

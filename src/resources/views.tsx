@@ -29,6 +29,7 @@ import { ConflictGuard } from './conflict/ConflictGuard.tsx';
 import { fieldFor, listFields } from './fields.tsx';
 import { filtersFor, inputFor } from './inputs.tsx';
 import { type Navigation, navigationOf } from './navigation.ts';
+import { HistoryButton } from './history/HistoryButton.tsx';
 import { getModel } from './registry.ts';
 
 function useModel(): ResourceModel {
@@ -77,6 +78,7 @@ export function GenericShow() {
     <Show
       actions={
         <TopToolbar>
+          <HistoryButton resource={model.name} />
           <EditLink navigation={navigation} />
         </TopToolbar>
       }

@@ -1,7 +1,7 @@
 /**
  * Customer detail: a header (picture, name, consultant, contact) and the tabs of `?tab=`:
  * overview, household, contracts, appointments, reminders, offers, documents, notes (notes and
- * history). Contracts, appointments, reminders and offers arrive with later features: their tabs
+ * history: the customer's changes with its documents' and household members', merges included). Contracts, appointments, reminders and offers arrive with later features: their tabs
  * are there and say so.
  */
 import EditIcon from '@mui/icons-material/Edit';
@@ -17,6 +17,8 @@ import {
 } from 'react-admin';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { fieldFor } from '../../resources/fields.tsx';
+import { HistoryButton } from '../../resources/history/HistoryButton.tsx';
+import { HistoryList } from '../../resources/history/HistoryList.tsx';
 import type { ApiRecord } from '../../resources/records.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
@@ -147,6 +149,7 @@ function Header() {
               <EditIcon />
             </Button>
           ) : null}
+          <HistoryButton resource="customers" />
           {canMerge() ? <MergeButton /> : null}
         </Stack>
       </CardContent>
@@ -199,6 +202,15 @@ function CustomerTabs() {
                   </Labeled>
                 ) : null;
               })}
+            </Box>
+            <Box data-testid="customer-history">
+              <Typography variant="subtitle2" color="text.secondary" sx={{ mb: 1 }}>
+                {translate('app.history.title')}
+              </Typography>
+              <HistoryList
+                filter={{ resource: 'customers', recordId: record.id }}
+                subject="customers"
+              />
             </Box>
           </Stack>
         ) : null}
