@@ -40,6 +40,7 @@ import AlarmIcon from '@mui/icons-material/Alarm';
 import WorkIcon from '@mui/icons-material/Work';
 import MailIcon from '@mui/icons-material/MailOutline';
 import HistoryIcon from '@mui/icons-material/History';
+import QueueIcon from '@mui/icons-material/PlaylistPlay';
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import type { Permission } from './schema/permissions.ts';
 import { type Area, type ViewKind, pathsOf, viewPaths } from './shell/paths.ts';
@@ -256,6 +257,14 @@ export const ROUTES: RouteEntry[] = [
     areas: ADMIN,
     page: lazy(() => import('./custom/account/OutboxPage.tsx')),
     menu: { group: 'administration', label: 'app.menu.outbox', icon: MailIcon },
+    permission: 'manage-users',
+  },
+  // Not a spec route: the background jobs, with their errors and a Retry action (issue 11).
+  {
+    path: 'jobs',
+    areas: ADMIN,
+    page: lazy(() => import('./custom/jobs/JobsPage.tsx')),
+    menu: { group: 'administration', label: 'app.menu.jobs', icon: QueueIcon },
     permission: 'manage-users',
   },
   // The history of every change (issue 11): the whole audit log, filtered.
