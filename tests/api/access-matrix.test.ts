@@ -80,6 +80,11 @@ const RULES: Record<string, Rule> = {
   'GET /api/customers/export': { access: 'authenticated', external: true },
   // history (issue 11): without a record, the whole log for manage-users (demo: admins only)
   'GET /api/audit': { access: 'authenticated', roles: ['ADMIN'] },
+  // personal-data requests (issue 11): the handlers answer admins only
+  'GET /api/customers/:id/personal-data': { access: 'authenticated', roles: ['ADMIN'] },
+  'GET /api/household-members/:id/personal-data': { access: 'authenticated', roles: ['ADMIN'] },
+  'POST /api/customers/:id/erase': { access: 'authenticated', roles: ['ADMIN'] },
+  'POST /api/household-members/:id/erase': { access: 'authenticated', roles: ['ADMIN'] },
 };
 
 const ACTION = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
