@@ -22,7 +22,7 @@ import { allowAuditMaintenance } from '../audit/retention.ts';
 import { audit } from '../auth/audit.ts';
 import type { DB, Tables } from '../db/index.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError } from '../http/errors.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { getStorage } from '../storage/index.ts';
 import { requireVisible } from './access.ts';
