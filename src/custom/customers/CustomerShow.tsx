@@ -26,6 +26,7 @@ import { EditableAvatar } from './CustomerAvatar.tsx';
 import { DocumentsTab } from './DocumentsTab.tsx';
 import { HouseholdTab } from './HouseholdTab.tsx';
 import { MergeButton } from './MergeDialog.tsx';
+import { PersonalDataActions } from './PersonalDataActions.tsx';
 import { canMerge, customerModel, customerName, fieldsOf, type Group } from './model.ts';
 
 export const TABS = [
@@ -151,6 +152,7 @@ function Header() {
           ) : null}
           <HistoryButton resource="customers" />
           {canMerge() ? <MergeButton /> : null}
+          <PersonalDataActions />
         </Stack>
       </CardContent>
     </Card>
