@@ -54,6 +54,7 @@ interface JobsQuery extends PageQuery {
 }
 
 async function jobs(app: FastifyInstance, options: JobsOptions): Promise<void> {
+  // Loop errors go to the console (./queue.ts): the request logger is off by default.
   const queue = new JobQueue(app.database, { ...options, work: options.work ?? false });
   // Started now, so that jobs can be sent as soon as the features are registered.
   await queue.start();

@@ -98,6 +98,8 @@ export interface QueueOptions {
   concurrency?: number;
   /** Seconds between maintenance passes: expiry of abandoned jobs, archiving (default 60). */
   maintenanceIntervalSeconds?: number;
+  /** Errors of the background loops (a poll or maintenance pass failed); default: a warning. */
+  onError?: (error: Error) => void;
 }
 
 const DEFAULT_POLICY: Required<JobPolicy> = {
@@ -172,6 +174,9 @@ export class JobQueue {
       migrate: true,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 60,
     });
+    // An 'error' event nobody listens to would end the process; a failed poll (the database
+    // restarting, say) is retried at the next one.
+    this.boss.on('error', options.onError ?? ((error) => console.warn(`Jobs: ${error.message}`)));
   }
 
   /** Installs or migrates the `pgboss` schema (pg-boss takes an advisory lock for it). */
