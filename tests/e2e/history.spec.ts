@@ -1,0 +1,66 @@
+/**
+ * History in the web app (issue 11): the customer's "notes and history" tab lists a change with
+ * the field's label and old → new; the generic show view's History button opens the drawer; the
+ * admin audit log lists and filters entries.
+ */
+import { expect, test } from '@playwright/test';
+import { login } from './helpers.ts';
+
+test('customer history tab, history drawer and the admin audit log', async ({ page }) => {
+  const stamp = Date.now().toString(36);
+  const lastName = `Verlauf${stamp}`;
+  await login(page, 'admin@demo.gscrm.ch');
+
+  await page.goto('/admin/customers/new');
+  await page.locator('input[name="firstName"]').fill('Nora');
+  await page.locator('input[name="lastName"]').fill(lastName);
+  await page.getByTestId('customer-save').click();
+  const anyway = page.getByTestId('customer-save-anyway');
+  await Promise.race([
+    page.waitForURL(/\/admin\/customers\/\d+(\?.*)?$/),
+    anyway.waitFor().then(() => anyway.click()),
+  ]);
+  await expect(page).toHaveURL(/\/admin\/customers\/\d+(\?.*)?$/);
+  const customerUrl = page.url().split('?')[0];
+  const id = customerUrl.split('/').pop();
+
+  // A change through the API, as any other screen would make it.
+  const status = await page.evaluate(async (customerId) => {
+    const response = await fetch(`/api/customers/${customerId}`, {
+      method: 'PATCH',
+      headers: {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
+      },
+      body: JSON.stringify({ city: 'Bern' }),
+    });
+    return response.status;
+  }, id);
+  expect(status).toBe(200);
+
+  await page.goto(`${customerUrl}?tab=notes`);
+  const history = page.getByTestId('customer-history');
+  await expect(history.getByTestId('history-entry')).toHaveCount(2);
+  const change = history.getByTestId('history-change-city');
+  await expect(change).toContainText('Ort');
+  await expect(change).toContainText('— → Bern');
+
+  // The drawer of the customer header shows the same history.
+  await page.getByTestId('history-open').click();
+  const drawer = page.getByTestId('history-drawer');
+  await expect(drawer.getByTestId('history-entry')).toHaveCount(2);
+  await page.keyboard.press('Escape');
+
+  // The generic show view (a product) has the same button.
+  await page.goto('/admin/products');
+  await page.locator('.RaDatagrid-row').first().click();
+  await expect(page).toHaveURL(/\/admin\/products\/\d+$/);
+  await page.getByTestId('history-open').click();
+  await expect(page.getByTestId('history-drawer').getByTestId('history-list')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // The admin audit log, filtered to updates.
+  await page.goto('/admin/audit-log');
+  await expect(page.getByTestId('history-entry').first()).toBeVisible();
+  await expect(page.getByTestId('history-change-city').first()).toContainText('Bern');
+});
