@@ -5,7 +5,24 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { READ_ONLY_KEYWORD } from './validation.ts';
+import type { JsonSchema } from '../../src/schema/model.ts';
+import { boundIntegers, READ_ONLY_KEYWORD } from './validation.ts';
+
+/** Parts of a route schema that validate requests: published with the bounds the compiler adds. */
+const INPUT_PARTS = ['body', 'querystring', 'params', 'headers'];
+
+/** The route schema as the validators see it: every integer input bounded by its column type. */
+function withBounds(schema: unknown): unknown {
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([part, value]) => [
+      part,
+      INPUT_PARTS.includes(part) && value && typeof value === 'object'
+        ? boundIntegers(value as JsonSchema)
+        : value,
+    ]),
+  );
+}
 
 export async function installOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {
@@ -19,7 +36,10 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transform: ({ schema, url }) => ({ schema: stripExtensions(schema) as typeof schema, url }),
+    transform: ({ schema, url }) => ({
+      schema: stripExtensions(withBounds(schema)) as typeof schema,
+      url,
+    }),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 }
