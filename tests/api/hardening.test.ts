@@ -215,6 +215,39 @@ describe('URL fields', () => {
       expect(response.statusCode, `${link}: ${response.body}`).toBe(201);
     }
   });
+
+  it('refuses the tricks browsers read as another site or as script', async () => {
+    const company = await t.database.db
+      .selectFrom('companies')
+      .select('id')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const url = `/api/companies/${company.id}`;
+    for (const avatar of [
+      '//evil.example/face.png', // protocol-relative
+      'https://bank.example@evil.example/face.png', // credentials hiding the host
+      'https:\\\\evil.example\\face.png', // backslashes, read as slashes
+      'https://exa mple.ch/face.png',
+      ' https://example.ch/face.png',
+      '/avatars/face.png', // a path is not a web address
+      'ftp://example.ch/face.png',
+    ])
+      expect422(await call(ADMIN, 'PATCH', url, { avatar }), 'avatar');
+    for (const avatar of ['http://example.ch/face.png', 'HTTPS://EXAMPLE.CH/a?b=c#d']) {
+      const ok = await call(ADMIN, 'PATCH', url, { avatar });
+      expect(ok.statusCode, `${avatar}: ${ok.body}`).toBe(200);
+    }
+    const notify = (link: string) =>
+      call(ADMIN, 'POST', '/api/notifications', { user_id: ids[CONSULTANT], title: 'Probe', link });
+    for (const link of [
+      '/\\evil.example',
+      '/\t/evil.example',
+      'https://example.ch/a',
+      'admin/x',
+      '',
+    ])
+      expect422(await notify(link), 'link');
+  });
 });
 
 describe('ownership fields are the access layer’s', () => {
@@ -259,6 +292,41 @@ describe('ownership fields are the access layer’s', () => {
     const url = `/api/customers/${data(own).id}`;
     expect422(await call(EXTERNAL, 'PATCH', url, { assigned_to: ids[CONSULTANT] }), 'assigned_to');
     expect(data(await call(ADMIN, 'GET', url)).assigned_to).toBeNull();
+  });
+
+  it('a complete record sent back unchanged passes; the back office sets both markers', async () => {
+    const broker = await t.database.db
+      .selectFrom('sub_brokers')
+      .select('id')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const created = await call(ADMIN, 'POST', '/api/customers', {
+      first_name: 'Both',
+      last_name: 'Markers',
+      assigned_to: ids[CONSULTANT],
+      sub_broker_id: broker.id,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const record = data(created);
+    expect(record).toMatchObject({ assigned_to: ids[CONSULTANT], sub_broker_id: broker.id });
+    const url = `/api/customers/${record.id}`;
+    // The consultant edits its customer: the whole record comes back, sub_broker_id unchanged.
+    const { id: _id, created_at: _c, updated_at: _u, version: _v, ...form } = record;
+    const saved = await call(CONSULTANT, 'PUT', url, { ...form, notes: 'edited' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect422(
+      await call(CONSULTANT, 'PUT', url, { ...form, sub_broker_id: null }),
+      'sub_broker_id',
+    );
+    expect422(
+      await call(CONSULTANT, 'PUT', url, { ...form, assigned_to: ids[CONSULTANT2] }),
+      'assigned_to',
+    );
+    const handedOver = await call(ADMIN, 'PATCH', url, {
+      assigned_to: ids[CONSULTANT2],
+      sub_broker_id: null,
+    });
+    expect(handedOver.statusCode, handedOver.body).toBe(200);
   });
 });
 
