@@ -179,9 +179,13 @@ export class JobQueue {
     this.boss.on('error', options.onError ?? ((error) => console.warn(`Jobs: ${error.message}`)));
   }
 
-  /** Installs or migrates the `pgboss` schema (pg-boss takes an advisory lock for it). */
+  /**
+   * Installs or migrates the `pgboss` schema. Under the migrations' advisory lock: pg-boss 10's
+   * own lock does not stop two servers installing at once (`CREATE SCHEMA` raced, seen in
+   * tests/api/multi-server.test.ts).
+   */
   async start(): Promise<void> {
-    await this.boss.start();
+    await this.database.exclusive(() => this.boss.start());
     this.started = true;
   }
 
@@ -201,18 +205,15 @@ export class JobQueue {
 
   /** Creates the queues of the defined jobs, then (when working) starts workers and schedules. */
   async ready(): Promise<void> {
-    for (const [name, definition] of this.definitions) {
-      const queue = { name, policy: 'standard' as const, ...definition.policy };
-      if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, queue);
-      else {
-        try {
-          await this.boss.createQueue(name, queue);
-        } catch (error) {
-          // Another server created it at the same moment.
-          if (!(await this.boss.getQueue(name))) throw error;
-        }
+    // One server at a time (the migrations' advisory lock): pg-boss creates a partition per
+    // queue, and two servers creating the same one at once deadlock.
+    await this.database.exclusive(async () => {
+      for (const [name, definition] of this.definitions) {
+        const queue = { name, policy: 'standard' as const, ...definition.policy };
+        if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, queue);
+        else await this.boss.createQueue(name, queue);
       }
-    }
+    });
     if (!this.options.work) return;
     for (const [name, definition] of this.definitions) await this.workOn(name, definition);
     for (const entry of this.schedules)

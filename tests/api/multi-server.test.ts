@@ -16,7 +16,10 @@ import pg from 'pg';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openPostgres } from '../../server/db/index.ts';
+import { syncTranslations } from '../../server/i18n/sync.ts';
+import { migrate } from '../../server/db/migrate.ts';
 import { JobQueue } from '../../server/jobs/queue.ts';
+import { loadResourceModels } from '../../server/schemas.ts';
 import { ADMIN, CONSULTANT, DEMO_PASSWORD, ENGINE } from './harness.ts';
 import { multipart, PDF } from './multipart.ts';
 import { PROBE_POLICY, RUNS_TABLE } from './multi-server-probe.ts';
@@ -289,5 +292,49 @@ describe.skipIf(ENGINE !== 'postgres')('several app servers on one PostgreSQL', 
         `${pickUp.toFixed(1)} s after the kill (expiry 3 s)`,
     );
     expect(again.rows.at(-1)!.worker).not.toBe(first!.worker);
+  }, 120_000);
+});
+
+describe.skipIf(ENGINE !== 'postgres')('servers starting together', () => {
+  it('migrate, sync the translations and install the job queue once, whoever comes first', async () => {
+    const name = `gscrm_start_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${name}`;
+    const models = loadResourceModels();
+    const databases = await Promise.all([1, 2, 3].map(() => openPostgres(url.toString())));
+    const queues: JobQueue[] = [];
+    try {
+      // What server/main.ts does before serving, three times at once on separate pools.
+      const results = await Promise.all(
+        databases.map(async (database) => {
+          const applied = await migrate(database);
+          const texts = await syncTranslations(database.db, { models });
+          const queue = new JobQueue(database, { work: false });
+          queues.push(queue);
+          await queue.start();
+          queue.define('test.probe', PROBE_POLICY, async () => {});
+          await queue.ready();
+          return { applied: applied.length, keys: texts.keysAdded };
+        }),
+      );
+      // One start did the work, the others found it done.
+      expect(results.filter((result) => result.applied > 0)).toHaveLength(1);
+      expect(results.filter((result) => result.keys > 0)).toHaveLength(1);
+      const queueRows = await sql<{ n: number }>`select count(*)::int as n from pgboss.queue
+        where name = 'test.probe'`.execute(databases[0].db);
+      expect(queueRows.rows[0].n).toBe(1);
+      await queues[0].send('test.probe', { n: 1 });
+    } finally {
+      for (const queue of queues) await queue.stop(1000);
+      for (const database of databases) await database.close();
+      const drop = new pg.Client({ connectionString: ADMIN_URL });
+      await drop.connect();
+      await drop.query(`drop database if exists ${name} with (force)`);
+      await drop.end();
+    }
   }, 120_000);
 });
