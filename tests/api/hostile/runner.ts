@@ -227,6 +227,9 @@ export async function ensureTarget(context: HostileContext, op: Operation): Prom
     const found = await context.asAdmin({ method: 'GET', url: `/api/${name}/${current}` });
     if (found.statusCode === 404) {
       context.known = undefined;
+      // Forget the gone record first: the new one's references (a customer recommended by a
+      // customer) must not name it.
+      context.targets.delete(name);
       await context.makeTarget(dependency, `r${context.seed.toString(16)}${randomSuffix()}`);
     }
   }
