@@ -24,19 +24,25 @@ test('customer history tab, history drawer and the admin audit log', async ({ pa
   const customerUrl = page.url().split('?')[0];
   const id = customerUrl.split('/').pop();
 
-  // A change through the API, as any other screen would make it.
-  const status = await page.evaluate(async (customerId) => {
-    const response = await fetch(`/api/customers/${customerId}`, {
-      method: 'PATCH',
-      headers: {
-        'Content-Type': 'application/json',
-        Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
+  // Changes through the API, as any other screen would make them.
+  const patch = (url: string, body: Record<string, unknown>) =>
+    page.evaluate(
+      async ([target, payload]) => {
+        const response = await fetch(target, {
+          method: 'PATCH',
+          headers: {
+            'Content-Type': 'application/json',
+            Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
+          },
+          body: JSON.stringify(payload),
+        });
+        return response.status;
       },
-      body: JSON.stringify({ city: 'Bern' }),
-    });
-    return response.status;
-  }, id);
-  expect(status).toBe(200);
+      [url, body] as const,
+    );
+  expect(await patch(`/api/customers/${id}`, { city: 'Bern' })).toBe(200);
+  const sortOrder = 900 + Math.floor(Math.random() * 90);
+  expect(await patch('/api/products/1', { sort_order: sortOrder })).toBe(200);
 
   await page.goto(`${customerUrl}?tab=notes`);
   const history = page.getByTestId('customer-history');
@@ -52,11 +58,13 @@ test('customer history tab, history drawer and the admin audit log', async ({ pa
   await page.keyboard.press('Escape');
 
   // The generic show view (a product) has the same button.
-  await page.goto('/admin/products');
-  await page.locator('.RaDatagrid-row').first().click();
-  await expect(page).toHaveURL(/\/admin\/products\/\d+$/);
+  await page.goto('/admin/products/1');
+  await expect(page.getByTestId('history-open')).toBeVisible();
   await page.getByTestId('history-open').click();
-  await expect(page.getByTestId('history-drawer').getByTestId('history-list')).toBeVisible();
+  const productDrawer = page.getByTestId('history-drawer');
+  await expect(productDrawer.getByTestId('history-change-sortOrder').first()).toContainText(
+    String(sortOrder),
+  );
   await page.keyboard.press('Escape');
 
   // The admin audit log, filtered to updates.
