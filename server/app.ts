@@ -17,7 +17,7 @@ import crud from './crud/index.ts';
 import { ResourceHookRegistry } from './crud/hooks.ts';
 import customers from './customers/index.ts';
 import type { Database, DB } from './db/index.ts';
-import { installErrorHandler } from './http/errors.ts';
+import { frameworkErrors, installErrorHandler } from './http/errors.ts';
 import { installOpenApi } from './http/openapi.ts';
 import security from './http/security.ts';
 import { bodyAjv, queryAjv } from './http/validation.ts';
@@ -55,6 +55,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ? { level: process.env.LOG_LEVEL ?? 'info' } : false,
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(parseTrustProxy(process.env.TRUST_PROXY)),
+    frameworkErrors,
   });
   app.decorate('db', options.database.db);
   app.decorate('database', options.database);

@@ -278,14 +278,20 @@ describe('strict ajv', () => {
       'x-owner-via': true,
       'x-sub-broker': true,
       'x-group': 'user',
+      'x-url': 'web',
     };
     expect(Object.keys(values).sort()).toEqual([...PROPERTY_KEYWORDS].sort());
+    // x-url validates text, so strict mode wants it on a string.
+    const { 'x-url': url, ...others } = values;
     expect(() =>
       bodyAjv.compile({
         type: 'object',
         'x-resource': { search: [] },
         'x-permissions': { read: 'authenticated' },
-        properties: { field: { type: 'integer', ...values } },
+        properties: {
+          field: { type: 'integer', ...others },
+          link: { type: 'string', 'x-url': url },
+        },
       }),
     ).not.toThrow();
   });
