@@ -50,6 +50,21 @@ export const SERVER_MESSAGE_PATTERNS: Pattern[] = [
     key: 'app.serverErrors.type',
   },
   { match: /^is not a known field$/, key: 'app.serverErrors.unknownField' },
+  { match: /^is read-only$/, key: 'app.serverErrors.readOnly' },
+  { match: /^must not contain the character NUL\b/, key: 'app.serverErrors.nul' },
+  { match: /^must be a whole number in decimal digits$/, key: 'app.serverErrors.integerText' },
+  { match: /^must be a number in decimal digits$/, key: 'app.serverErrors.numberText' },
+  {
+    match: /^must be a link starting with https:\/\/ or http:\/\/, or a path starting with \/$/,
+    key: 'app.serverErrors.urlWebOrApp',
+  },
+  {
+    match: /^must be a link starting with https:\/\/ or http:\/\/$/,
+    key: 'app.serverErrors.urlWeb',
+  },
+  { match: /^must be a path of this app starting with \/$/, key: 'app.serverErrors.urlApp' },
+  { match: /^can only be set by the back office$/, key: 'app.serverErrors.backOfficeOnly' },
+  { match: /^cannot be changed by you$/, key: 'app.serverErrors.notYours' },
   { match: /^is already used by another record$/, key: 'app.serverErrors.unique' },
   { match: /^refers to a record that does not exist$/, key: 'app.serverErrors.reference' },
   {
