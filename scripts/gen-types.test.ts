@@ -13,9 +13,9 @@ import {
   jsonSchemaType,
   renderDatabaseTypes,
   tableOrigins,
-} from '../../scripts/database-types.ts';
-import { buildResourceModel } from '../../src/schema/model.ts';
-import type { Database } from '../../src/types/database.ts';
+} from './database-types.ts';
+import { buildResourceModel } from '../src/schema/model.ts';
+import type { Database } from '../src/types/database.ts';
 
 const column = (table: string, name: string, udtName: string, extra: Partial<ColumnInfo> = {}) => ({
   table,
@@ -191,7 +191,7 @@ describe('tableOrigins', () => {
 describe('the committed src/types/database.ts', () => {
   it('imports nothing but kysely types', () => {
     const source = fs.readFileSync(
-      path.join(import.meta.dirname, '..', '..', 'src', 'types', 'database.ts'),
+      path.join(import.meta.dirname, '..', 'src', 'types', 'database.ts'),
       'utf8',
     );
     const imports = [...source.matchAll(/^import .* from '([^']+)';$/gm)].map((match) => match[1]);

@@ -1,14 +1,13 @@
 /**
  * Pure pieces of the customer feature: rules, import value parsing and column suggestions, phone
- * comparison, download names, and the record representation templates.
+ * comparison, download names.
  */
 import { describe, expect, it } from 'vitest';
-import { phoneDigits } from '../../server/customers/duplicates.ts';
-import { cleanFileName, contentDisposition } from '../../server/customers/files.ts';
-import { parseDate, suggestField } from '../../server/customers/import.ts';
-import { customerErrors, dateText, merged, personErrors } from '../../server/customers/rules.ts';
-import { loadResourceModels } from '../../server/schemas.ts';
-import { representRecord } from '../../src/resources/labels.ts';
+import { phoneDigits } from './duplicates.ts';
+import { cleanFileName, contentDisposition } from './files.ts';
+import { parseDate, suggestField } from './import.ts';
+import { customerErrors, dateText, merged, personErrors } from './rules.ts';
+import { loadResourceModels } from '../schemas.ts';
 
 const models = loadResourceModels();
 const customers = models.find((model) => model.name === 'customers');
@@ -109,29 +108,5 @@ describe('files', () => {
     expect(contentDisposition('Police Küche "neu".pdf')).toBe(
       `attachment; filename="Police Kuche _neu_.pdf"; filename*=UTF-8''Police%20K%C3%BCche%20%22neu%22.pdf`,
     );
-  });
-});
-
-describe('representation', () => {
-  it('shows a company by its organization and a person by first and last name', () => {
-    expect(
-      representRecord(customers, {
-        id: 1,
-        organization: 'Beispiel AG',
-        firstName: 'Anna',
-        lastName: 'Muster',
-      }),
-    ).toBe('Beispiel AG');
-    expect(
-      representRecord(customers, {
-        id: 2,
-        organization: null,
-        firstName: 'Anna',
-        lastName: 'Muster',
-      }),
-    ).toBe('Anna Muster');
-    expect(
-      representRecord(customers, { id: 3, organization: '', firstName: '', lastName: 'Muster' }),
-    ).toBe('Muster');
   });
 });

@@ -3,9 +3,9 @@
  * rights, and the shared password rule, preferences and mail texts of issue 3.
  */
 import { describe, expect, it } from 'vitest';
-import { rightsBeyond, withinRights } from '../../server/account/rights.ts';
-import { principalRights } from '../../server/auth/sessions.ts';
-import { MAIL_LANGUAGES, MAIL_TEMPLATES, renderMail } from '../../server/mail/templates.ts';
+import { rightsBeyond, withinRights } from '../account/rights.ts';
+import { principalRights } from './sessions.ts';
+import { MAIL_LANGUAGES, MAIL_TEMPLATES, renderMail } from '../mail/templates.ts';
 import { passwordFieldErrors, passwordProblems } from '../../src/schema/passwordRule.ts';
 import { DEFAULT_PREFERENCES, pageSizeOf, withDefaults } from '../../src/schema/preferences.ts';
 import {
@@ -16,7 +16,7 @@ import {
   ROLE_PERMISSIONS,
   ROLES,
   routeSetOf,
-} from '../../server/auth/permissions.ts';
+} from './permissions.ts';
 
 const principal = (role: string, additional: string[] = []): Principal => ({
   id: 1,

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS_DIR } from '../../server/db/migrate.ts';
+import { MIGRATIONS_DIR } from './migrate.ts';
 import {
   diffSql,
   q,
@@ -15,8 +15,8 @@ import {
   UnsupportedChangeError,
   VERSION_FUNCTION_SQL,
   versionTriggerSql,
-} from '../../server/db/schema-sql.ts';
-import { loadResourceModels } from '../../server/schemas.ts';
+} from './schema-sql.ts';
+import { loadResourceModels } from '../schemas.ts';
 import { buildResourceModel, type JsonSchema } from '../../src/schema/model.ts';
 
 const PERMISSIONS = { read: 'authenticated', create: 'nobody', update: 'nobody', delete: 'nobody' };
