@@ -1,8 +1,9 @@
 /**
- * Serves the built web app (when its folder holds an index.html): files with long cache lives
- * for hashed assets, and index.html for every other path (the app routes in the browser). An
- * unknown /api path still answers the API's 404, and a path that cannot name a file (not
- * decodable, a NUL) the API's 400 shape instead of a crash.
+ * Serves the built web app (when its folder holds an index.html): hashed assets (`/assets/`) with
+ * a one-year immutable cache life, other files for an hour, and index.html (never cached) for
+ * every other path, as the app routes in the browser. An unknown /api path still answers the
+ * API's 404; a path that cannot name a file (not decodable, a NUL) answers the API's 400 shape
+ * instead of a crash. The security headers and the CSP come from server/http/security.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,11 +16,13 @@ export interface WebOptions {
   webRoot?: string;
 }
 
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 /** The decoded path of a request URL, or an ApiError (400) for one that names no file. */
-function decodedPath(url: string): string {
+function decodedPath(pathname: string): string {
   let decoded: string;
   try {
-    decoded = decodeURIComponent(url.split('?')[0]);
+    decoded = decodeURIComponent(pathname);
   } catch {
     throw new ApiError(400, 'The address is not valid (it cannot be decoded).');
   }
@@ -29,31 +32,39 @@ function decodedPath(url: string): string {
 }
 
 export default async function web(app: FastifyInstance, options: WebOptions): Promise<void> {
-  const webRoot = options.webRoot;
+  const webRoot = options.webRoot && path.resolve(options.webRoot);
   if (!webRoot || !fs.existsSync(path.join(webRoot, 'index.html'))) return;
-  const root = path.resolve(webRoot);
+  const assets = `${path.join(webRoot, 'assets')}${path.sep}`;
   await app.register(fastifyStatic, {
-    root,
+    root: webRoot,
     wildcard: false,
     index: false,
     maxAge: '1h',
+    // Asset names carry a hash of their content: a new build has new names.
+    setHeaders: (reply, file) => {
+      if (file.startsWith(assets)) reply.header('cache-control', IMMUTABLE);
+    },
   });
-  const index = fs.readFileSync(path.join(root, 'index.html'));
+  const index = fs.readFileSync(path.join(webRoot, 'index.html'));
   app.get('/*', { config: { access: undefined } }, (request, reply) => {
-    if (request.url.startsWith('/api/')) {
-      return reply
-        .status(404)
-        .send({ message: `No route ${request.method} ${request.url.split('?')[0]}.` });
+    const pathname = request.url.split('?')[0];
+    if (pathname.startsWith('/api/')) {
+      return reply.status(404).send({ message: `No route ${request.method} ${pathname}.` });
     }
-    const file = path.join(root, decodedPath(request.url));
-    // Inside the folder itself (not a sibling whose name starts the same: `dist-old/`).
-    const inside = file.startsWith(root + path.sep);
-    if (inside && fs.existsSync(file) && fs.statSync(file).isFile()) {
-      return reply.sendFile(path.relative(root, file), {
-        maxAge: file.includes('/assets/') ? '365d' : 0,
-        immutable: file.includes('/assets/'),
-      });
+    // A file written after start-up (the routes above are made at start-up); a path leading out
+    // of the folder is just an app path.
+    const file = path.join(webRoot, decodedPath(pathname));
+    if (file.startsWith(`${webRoot}${path.sep}`) && fs.existsSync(file)) {
+      if (fs.statSync(file).isFile()) {
+        const asset = file.startsWith(assets);
+        return reply.sendFile(path.relative(webRoot, file), {
+          maxAge: asset ? '365d' : 0,
+          immutable: asset,
+        });
+      }
     }
+    // A chunk of an earlier build: a 404 the app can handle, not the page as a script.
+    if (pathname.startsWith('/assets/')) return reply.callNotFound();
     return reply.header('cache-control', 'no-cache').type('text/html').send(index);
   });
 }
