@@ -11,6 +11,7 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import type { ResourceModel } from '../../src/schema/model.ts';
 import { visibleRow } from '../customers/access.ts';
 import type { Tables } from '../db/index.ts';
+import { purgeAudit } from './retention.ts';
 import { ApiError, forbidden, notFound } from '../http/errors.ts';
 import {
   COUNT_TOTAL,
@@ -78,7 +79,22 @@ const entrySchema = {
   },
 } as const;
 
+declare module '../jobs/queue.ts' {
+  interface JobPayloads {
+    /** Delete audit rows older than the retention (AUDIT_RETENTION_DAYS), daily. */
+    'audit.purge': Record<string, never>;
+  }
+}
+
+/** When the retention purge runs (every night, 03:30 UTC; once across all servers). */
+export const AUDIT_PURGE_CRON = '30 3 * * *';
+
 export default async function auditFeature(app: FastifyInstance): Promise<void> {
+  app.jobs.define('audit.purge', { retryLimit: 3 }, async () => {
+    await purgeAudit(app.db);
+  });
+  app.jobs.schedule('audit.purge', AUDIT_PURGE_CRON, {});
+
   /** Resource name (API, UI) of a table, and back. */
   const byName = (name: string): ResourceModel | undefined =>
     app.models.find((model) => model.name === name);
