@@ -18,39 +18,64 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useLocale, useTranslate } from 'react-admin';
 import { messageOf } from '../../dataProvider/apiClient.ts';
-import { formatDateTime } from '../../i18n/format.ts';
-import { fieldLabelKey } from '../../schema/labels.ts';
+import { formatDate, formatDateTime } from '../../i18n/format.ts';
+import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
+import { getModel, hasModel } from '../registry.ts';
 import { type AuditEntry, type AuditFilter, fetchAudit } from './auditCalls.ts';
 
 const REDACTED = '[redacted]';
 
-/** A stored value as text: empty as a dash, structures as compact JSON. */
-function valueText(value: unknown, translate: (key: string) => string): string {
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** How a field shows its values: its enum's labels, or as a date (else as stored). */
+function fieldDisplay(resource: string | null, field: string) {
+  const model = resource && hasModel(resource) ? getModel(resource) : undefined;
+  const found = model?.fields.find((candidate) => candidate.name === field);
+  return { enumName: found?.enumName, date: found?.schema.format === 'date' };
+}
+
+/** A stored value as text: empty as a dash, enum values by label, structures as compact JSON. */
+function valueText(
+  value: unknown,
+  translate: Translate,
+  display: ReturnType<typeof fieldDisplay>,
+  language: string,
+): string {
   if (value === null || value === undefined || value === '') return '—';
   if (value === REDACTED) return translate('app.history.redacted');
   if (typeof value === 'boolean') return translate(value ? 'ra.boolean.true' : 'ra.boolean.false');
+  if (display.enumName && typeof value === 'string')
+    return translate(enumKey(display.enumName, value), { _: value });
+  if (display.enumName && Array.isArray(value))
+    return value.map((item) => translate(enumKey(display.enumName!, item), { _: item })).join(', ');
+  if (display.date && typeof value === 'string') return formatDate(value, language);
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
 }
 
 function Changes({ entry }: { entry: AuditEntry }) {
   const translate = useTranslate();
+  const language = useLocale();
   const changes = Object.entries(entry.changes ?? {});
   if (changes.length === 0) return null;
   return (
     <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', gap: 0.5 }}>
-      {changes.map(([field, change]) => (
-        <Box key={field} sx={{ display: 'contents' }} data-testid={`history-change-${field}`}>
-          <Typography component="dt" variant="body2" color="text.secondary" sx={{ pr: 2 }}>
-            {translate(fieldLabelKey(entry.resource ?? '', field), { _: field })}
-          </Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word' }}>
-            {entry.action === 'update'
-              ? `${valueText(change.old, translate)} → ${valueText(change.new, translate)}`
-              : valueText(entry.action === 'delete' ? change.old : change.new, translate)}
-          </Typography>
-        </Box>
-      ))}
+      {changes.map(([field, change]) => {
+        const display = fieldDisplay(entry.resource, field);
+        const text = (value: unknown) => valueText(value, translate, display, language);
+        return (
+          <Box key={field} sx={{ display: 'contents' }} data-testid={`history-change-${field}`}>
+            <Typography component="dt" variant="body2" color="text.secondary" sx={{ pr: 2 }}>
+              {translate(fieldLabelKey(entry.resource ?? '', field), { _: field })}
+            </Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word' }}>
+              {entry.action === 'update'
+                ? `${text(change.old)} → ${text(change.new)}`
+                : text(entry.action === 'delete' ? change.old : change.new)}
+            </Typography>
+          </Box>
+        );
+      })}
     </Box>
   );
 }
