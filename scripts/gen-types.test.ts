@@ -211,8 +211,16 @@ describe('the committed src/types/database.ts', () => {
     >();
     type NewCustomer = Insertable<Database['customers']>;
     expectTypeOf<NewCustomer>().toHaveProperty('first_name');
-    expectTypeOf<{ first_name: 'A'; last_name: 'B' }>().toExtend<NewCustomer>();
-    expectTypeOf<{ last_name: 'B' }>().not.toExtend<NewCustomer>();
+    // A company needs no person's name (migration 0015): the names are optional on insert.
+    expectTypeOf<{ last_name: 'B' }>().toExtend<NewCustomer>();
+    type NewUser = Insertable<Database['users']>;
+    expectTypeOf<{
+      first_name: 'A';
+      last_name: 'B';
+      email: 'a@b.ch';
+      role: 'ADMIN';
+    }>().toExtend<NewUser>();
+    expectTypeOf<{ last_name: 'B'; email: 'a@b.ch'; role: 'ADMIN' }>().not.toExtend<NewUser>();
     expectTypeOf<NewCustomer['correspondence_languages']>().toEqualTypeOf<
       string | null | undefined
     >();

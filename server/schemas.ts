@@ -2,7 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildResourceModel, type JsonSchema, type ResourceModel } from '../src/schema/model.ts';
+import {
+  buildResourceModel,
+  type JsonSchema,
+  type ResourceModel,
+  referenceFilterProblems,
+} from '../src/schema/model.ts';
 
 export const SCHEMAS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'schemas');
 
@@ -32,5 +37,7 @@ export function loadResourceModels(dir = SCHEMAS_DIR): ResourceModel[] {
       }
     }
   }
+  const problems = referenceFilterProblems(models);
+  if (problems.length > 0) throw new Error(problems.join('\n'));
   return models;
 }

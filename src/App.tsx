@@ -3,9 +3,9 @@
  * public pages and one react-admin app per area, all sharing one i18n, data and auth provider.
  */
 import { Alert, Box, Button, CircularProgress } from '@mui/material';
-import { Suspense, useCallback, useEffect, useState } from 'react';
-import { AdminContext, type I18nProvider, Notification } from 'react-admin';
-import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { AdminContext, type I18nProvider, localStorageStore, Notification } from 'react-admin';
+import { createBrowserRouter, Route, RouterProvider, Routes } from 'react-router-dom';
 import { createAuthProvider } from './auth/authProvider.ts';
 import { getToken } from './auth/session.ts';
 import ComingSoon from './custom/ComingSoon.tsx';
@@ -23,6 +23,11 @@ import { theme } from './theme.ts';
 
 const dataProvider = createDataProvider({ apiUrl: '/api', getToken });
 const authProvider = createAuthProvider();
+/**
+ * One react-admin store for the public pages and both areas: the locale react-admin keeps (store key
+ * "locale") is then one value, so the language chosen at sign-in is the one the area starts in.
+ */
+const store = localStorageStore();
 
 function FullPageSpinner() {
   return (
@@ -75,6 +80,7 @@ function PublicPages({ i18nProvider }: { i18nProvider: I18nProvider }) {
       dataProvider={dataProvider}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
+      store={store}
       theme={theme}
     >
       <Notification autoHideDuration={UI.notificationMs} />
@@ -111,6 +117,7 @@ function Shell({ i18nProvider, appEnv }: { i18nProvider: I18nProvider; appEnv: A
               i18nProvider={i18nProvider}
               dataProvider={dataProvider}
               authProvider={authProvider}
+              store={store}
             />
           }
         />
@@ -122,6 +129,7 @@ function Shell({ i18nProvider, appEnv }: { i18nProvider: I18nProvider; appEnv: A
               i18nProvider={i18nProvider}
               dataProvider={dataProvider}
               authProvider={authProvider}
+              store={store}
             />
           }
         />
@@ -129,6 +137,22 @@ function Shell({ i18nProvider, appEnv }: { i18nProvider: I18nProvider; appEnv: A
       </Routes>
     </>
   );
+}
+
+/**
+ * A data router rather than <BrowserRouter>: the question before a changed form is left
+ * (react-admin's `warnWhenUnsavedChanges`, src/resources/forms/) blocks navigation with
+ * react-router's useBlocker, which works only under a data router.
+ */
+function AppRouter({ i18nProvider, appEnv }: { i18nProvider: I18nProvider; appEnv: AppEnv }) {
+  const router = useMemo(
+    () =>
+      createBrowserRouter([
+        { path: '*', element: <Shell i18nProvider={i18nProvider} appEnv={appEnv} /> },
+      ]),
+    [i18nProvider, appEnv],
+  );
+  return <RouterProvider router={router} />;
 }
 
 export function App() {
@@ -153,9 +177,5 @@ export function App() {
   useEffect(load, [load]);
   if (state.status === 'loading') return <FullPageSpinner />;
   if (state.status === 'failed') return <StartupError onRetry={retry} />;
-  return (
-    <BrowserRouter>
-      <Shell i18nProvider={state.i18nProvider} appEnv={state.appEnv} />
-    </BrowserRouter>
-  );
+  return <AppRouter i18nProvider={state.i18nProvider} appEnv={state.appEnv} />;
 }

@@ -64,10 +64,7 @@ export function accessControl(app: FastifyInstance, options: { policy: SessionPo
     if (token) request.principal = await resolveSession(app.db, token, options.policy);
     if (access === 'public') return;
     if (!request.principal) {
-      throw new ApiError(
-        401,
-        token ? 'Your session has expired. Please sign in again.' : 'Please sign in.',
-      );
+      throw new ApiError(401, token ? 'sessionExpired' : 'signIn');
     }
     if (!isAllowed(access, request.principal)) throw forbidden();
   });

@@ -33,7 +33,13 @@ import { routeSetOf } from '../auth/permissions.ts';
 import type { DB } from '../db/index.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import type { HookContext, ScopeCondition, WriteContext } from '../crud/hooks.ts';
-import { ApiError, assertNoErrors } from '../http/errors.ts';
+import {
+  ApiError,
+  assertNoErrors,
+  type ErrorIssue,
+  type FieldErrors,
+  issue,
+} from '../http/errors.ts';
 
 export type VisibilityMode = 'all' | 'owner' | 'sub-broker' | 'none';
 
@@ -178,7 +184,7 @@ const valueOf = (value: unknown): unknown => {
  */
 interface OwnershipRule {
   /** The principal's own marker and the value it is held to. */
-  own?: { field: FieldModel; value: unknown; message: string };
+  own?: { field: FieldModel; value: unknown; message: ErrorIssue };
   /** Markers the principal may not set. */
   refused: FieldModel[];
 }
@@ -193,7 +199,7 @@ function ownershipRule(
     const own = {
       field: markers.owner,
       value: principal.id,
-      message: 'cannot be changed to another user',
+      message: issue('otherOwner'),
     };
     return { own, refused: all.filter((field) => field !== own.field) };
   }
@@ -201,7 +207,7 @@ function ownershipRule(
     const own = {
       field: markers.subBroker,
       value: principal.subBrokerId,
-      message: 'cannot be changed to another sub-broker',
+      message: issue('otherSubBroker'),
     };
     return { own, refused: all.filter((field) => field !== own.field) };
   }
@@ -218,14 +224,14 @@ function droppedFieldErrors(
   sent: ResourceRow,
   values: ResourceRow,
   context: WriteContext,
-): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+): FieldErrors {
+  const errors: FieldErrors = {};
   const existing = context.existing ?? {};
   for (const [column, value] of Object.entries(sent)) {
     if (column in values) continue;
     const unchanged =
       context.mode === 'create' ? value === null : sameValue(valueOf(value), existing[column]);
-    if (!unchanged) errors[column] = ['cannot be changed by you'];
+    if (!unchanged) errors[column] = [issue('notYours')];
   }
   return errors;
 }
@@ -244,7 +250,7 @@ export async function enforceOwnership(
   sent?: ResourceRow,
 ): Promise<ResourceRow> {
   const { model, models, principal } = context;
-  const errors: Record<string, string[]> = sent ? droppedFieldErrors(sent, values, context) : {};
+  const errors: FieldErrors = sent ? droppedFieldErrors(sent, values, context) : {};
   const mode = visibilityModeOf(principal);
   if (mode === 'all') {
     assertNoErrors(errors);
@@ -252,7 +258,7 @@ export async function enforceOwnership(
   }
   const markers = markersOf(model);
   if (hasMarkers(markers) && (mode === 'none' || !principal)) {
-    throw new ApiError(403, 'Your account has no access to customer data.');
+    throw new ApiError(403, 'noCustomerAccess');
   }
   const out: ResourceRow = { ...values };
   if (!principal) {
@@ -272,7 +278,7 @@ export async function enforceOwnership(
   }
   for (const field of rule.refused) {
     const set = creating ? out[field.column] != null : changes(field);
-    if (set) errors[field.column] ??= ['can only be set by the back office'];
+    if (set) errors[field.column] ??= [issue('backOfficeOnly')];
   }
 
   // References to customer data: only to records the writer sees (changed values only, so a
@@ -295,14 +301,16 @@ export async function enforceOwnership(
       if (!(await isVisible(context.db, target, models, principal, Number(id)))) missing.push(id);
     }
     if (missing.length > 0)
-      errors[field.column] = [`refers to unknown ${target.name}: ${missing.join(', ')}`];
+      errors[field.column] = [
+        issue('unknownReference', { resource: target.name, ids: missing.join(', ') }),
+      ];
   }
 
   // A new record nobody but its author could ever see through a via reference must name one.
   if (creating && !markers.owner && !(mode === 'sub-broker' && markers.subBroker)) {
     const empty = markers.via.filter((field) => out[field.column] == null);
     if (markers.via.length > 0 && empty.length === markers.via.length) {
-      errors[empty[0].column] ??= ['is required'];
+      errors[empty[0].column] ??= [issue('required')];
     }
   }
   assertNoErrors(errors);

@@ -14,12 +14,12 @@ import { revokeUserSessions } from '../auth/sessions.ts';
 import type { DB } from '../db/index.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import type { HookContext, ResourceHooks, ScopeCondition, WriteContext } from '../crud/hooks.ts';
-import { ApiError, validationError } from '../http/errors.ts';
+import { ApiError, type FieldErrors, issue, validationError } from '../http/errors.ts';
 import { mailToUser } from '../mail/mailer.ts';
 import { rightsBeyond, withinRights } from './rights.ts';
 import { createPasswordToken, publicUrl, TOKEN_HOURS } from './tokens.ts';
 
-type Errors = Record<string, string[]>;
+type Errors = FieldErrors;
 
 const NOTHING: ScopeCondition = (eb) => eb.val(false);
 const jsonList = (value: unknown): string[] =>
@@ -55,7 +55,7 @@ function dateOrder(
   if (!(from in body) || !(to in body)) return;
   const start = dateText(body[from]);
   const end = dateText(body[to]);
-  if (start && end && end < start) errors[to] = ['must not be before the start date'];
+  if (start && end && end < start) errors[to] = [issue('notBeforeStart')];
 }
 
 /** Sends the invitation mail with a link to set the password (new accounts). */
@@ -153,17 +153,16 @@ export const userHooks: ResourceHooks = {
         additionalPermissions: existing.additional_permissions,
       })
     ) {
-      throw new ApiError(403, 'You cannot change an account that has rights you do not hold.');
+      throw new ApiError(403, 'accountRights');
     }
     if (existing && existing.id === principal.id) {
-      if (body.role !== undefined && body.role !== existing.role)
-        errors.role = ['You cannot change your own role.'];
+      if (body.role !== undefined && body.role !== existing.role) errors.role = [issue('ownRole')];
       if (
         body.additional_permissions !== undefined &&
         !sameSet(body.additional_permissions, existing.additional_permissions)
       )
-        errors.additional_permissions = ['You cannot change your own permissions.'];
-      if (body.is_active === false) errors.is_active = ['You cannot disable your own account.'];
+        errors.additional_permissions = [issue('ownPermissions')];
+      if (body.is_active === false) errors.is_active = [issue('ownDisable')];
     }
     // What the role brings, then what the additional permissions add: each must be held.
     const role = String(after(body, existing, 'role'));
@@ -174,31 +173,31 @@ export const userHooks: ResourceHooks = {
     }).filter((name) => !fromRole.includes(name));
     if (fromRole.length > 0 && !errors.role) {
       errors.role = fromRole.includes('role')
-        ? ['You cannot give a role that sees more than your own.']
-        : [`You cannot give a role with permissions you do not hold: ${fromRole.join(', ')}.`];
+        ? [issue('roleSeesMore')]
+        : [issue('rolePermissions', { permissions: fromRole.join(', ') })];
     }
     if (fromAdditional.length > 0 && !errors.additional_permissions) {
       errors.additional_permissions = [
-        `You cannot grant permissions you do not hold: ${fromAdditional.join(', ')}.`,
+        issue('grantPermissions', { permissions: fromAdditional.join(', ') }),
       ];
     }
     dateOrder(body, existing, 'date_from', 'date_to', errors);
     if (existing && body.leader !== undefined && body.leader === existing.id)
-      errors.leader = ['cannot be the user themselves'];
+      errors.leader = [issue('notSelf')];
     return errors;
   },
 
   async afterWrite(row, context) {
     const principal = context.principal!;
     if (context.mode === 'delete') {
-      if (row.id === principal.id) throw new ApiError(409, 'You cannot delete your own account.');
+      if (row.id === principal.id) throw new ApiError(409, 'deleteOwnAccount');
       if (
         !withinRights(principal, {
           role: String(row.role),
           additionalPermissions: row.additional_permissions,
         })
       )
-        throw new ApiError(403, 'You cannot delete an account that has rights you do not hold.');
+        throw new ApiError(403, 'deleteAccountRights');
     }
     await afterAccountChange(context, row, 'users');
     if (context.mode === 'create') await sendInvitation(context.db, row);
@@ -227,7 +226,7 @@ export const externalUserHooks: ResourceHooks = {
         .where(sql`lower(email)`, '=', String(values.email).toLowerCase())
         .where('id', '!=', Number(context.existing?.user_id ?? 0))
         .executeTakeFirst();
-      if (clash) throw validationError({ email: ['is already used by another record'] });
+      if (clash) throw validationError({ email: [issue('unique')] });
     }
     if (context.mode === 'create') {
       const user = await resourceDb(context.db)
@@ -299,8 +298,7 @@ export const subBrokerHooks: ResourceHooks = {
     // Walk up from the new parent: reaching this sub-broker would close a cycle.
     let current: number | null = parent;
     for (let step = 0; current !== null && step < 100; step++) {
-      if (current === self)
-        return { parent_id: ['cannot be the sub-broker itself or one below it'] };
+      if (current === self) return { parent_id: [issue('notBelowItself')] };
       const row = await context.db
         .selectFrom('sub_brokers')
         .select('parent_id')

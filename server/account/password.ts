@@ -23,7 +23,7 @@ import { audit } from '../auth/audit.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import type { DB } from '../db/index.ts';
-import { ApiError, assertNoErrors, validationError } from '../http/errors.ts';
+import { ApiError, assertNoErrors, issue, validationError } from '../http/errors.ts';
 import { MESSAGE_SCHEMA } from '../http/lists.ts';
 import { mailToUser } from '../mail/mailer.ts';
 import { recentEvents, THROTTLES, TOO_MANY } from './throttles.ts';
@@ -50,7 +50,7 @@ async function checkNewPassword(
 ): Promise<void> {
   assertNoErrors(
     await checkedPasswordFieldErrors(newPassword, confirm, owner),
-    'The new password is not valid.',
+    'newPasswordInvalid',
   );
 }
 
@@ -178,7 +178,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
       } else {
         assertNoErrors(
           passwordFieldErrors(body.new_password, body.confirm_password),
-          'The new password is not valid.',
+          'newPasswordInvalid',
         );
       }
       const done = await writeTransaction(db, request, async (trx) => {
@@ -196,10 +196,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
       });
       if (!done) {
         await audit(db, 'password.reset.failed', { ip });
-        throw validationError(
-          { token: ['is invalid, already used or expired'] },
-          'This link is invalid, was already used or has expired. Please ask for a new one.',
-        );
+        throw validationError({ token: [issue('resetToken')] }, 'resetLink');
       }
       return { message: 'Your password has been set. You can sign in now.' };
     },
@@ -242,11 +239,11 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
         .executeTakeFirst();
       if (!credentials || !(await verifyPassword(body.old_password, credentials.password_hash))) {
         await audit(db, 'password.change.failed', { userId: principal.id, ip: request.ip });
-        throw validationError({ old_password: ['is not correct'] });
+        throw validationError({ old_password: [issue('wrongPassword')] });
       }
       await checkNewPassword(body.new_password, body.confirm_password, principal);
       if (body.new_password === body.old_password) {
-        throw validationError({ new_password: ['must differ from the current password'] });
+        throw validationError({ new_password: [issue('samePassword')] });
       }
       await writeTransaction(db, request, async (trx) => {
         await setPassword(trx, principal.id, body.new_password);

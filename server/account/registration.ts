@@ -49,7 +49,7 @@ export async function registrationRoutes(app: FastifyInstance): Promise<void> {
             first_name: { type: 'string', minLength: 1, maxLength: 100 },
             last_name: { type: 'string', minLength: 1, maxLength: 100 },
             email: { type: 'string', format: 'email', maxLength: 254 },
-            phone: { type: 'string', maxLength: 40, pattern: '^\\+?[0-9 ()./-]{6,40}$' },
+            phone: { type: 'string', maxLength: 40, format: 'phone' },
             language: { type: 'string', enum: ['de', 'en', 'fr', 'it'] },
             password: PASSWORD_SCHEMA,
             confirm_password: PASSWORD_SCHEMA,

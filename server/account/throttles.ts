@@ -15,7 +15,8 @@ export const THROTTLES = {
 };
 
 /** The answer (429) once a throttle is reached. */
-export const TOO_MANY = 'Too many attempts. Please wait an hour and try again.';
+/** The answer of a throttled account request (429). */
+export const TOO_MANY = 'tooManyAttempts';
 
 /** Events of the last hour in the audit log, by address or by user / email detail. */
 export async function recentEvents(

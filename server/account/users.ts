@@ -12,7 +12,7 @@ import { audit } from '../auth/audit.ts';
 import { ROLES } from '../auth/permissions.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
 import type { DB } from '../db/index.ts';
-import { ApiError, forbidden, notFound, validationError } from '../http/errors.ts';
+import { ApiError, forbidden, issue, notFound, validationError } from '../http/errors.ts';
 import { dataSchema, MESSAGE_SCHEMA } from '../http/lists.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { mailToUser } from '../mail/mailer.ts';
@@ -59,7 +59,7 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
         additionalPermissions: user.additional_permissions,
       })
     )
-      throw forbidden('You cannot change an account that has rights you do not hold.');
+      throw forbidden('accountRights');
     return user;
   };
 
@@ -69,15 +69,14 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
     return writeTransaction(db, request, async (trx) => {
       const user = await manageable(request, trx);
       if (user.registration_status !== 'pending') {
-        throw new ApiError(409, 'This account is not waiting for approval.');
+        throw new ApiError(409, 'notWaitingForApproval');
       }
       if (approve) {
         const beyond = rightsBeyond(principal, {
           role: role ?? user.role,
           additionalPermissions: user.additional_permissions,
         });
-        if (beyond.length > 0)
-          throw validationError({ role: ['You cannot give a role with rights you do not hold.'] });
+        if (beyond.length > 0) throw validationError({ role: [issue('roleRights')] });
       }
       const updated = await trx
         .updateTable('users')
@@ -153,7 +152,7 @@ export async function userAdminRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       await writeTransaction(db, request, async (trx) => {
         const user = await manageable(request, trx);
-        if (!user.is_active) throw new ApiError(409, 'This account is disabled.');
+        if (!user.is_active) throw new ApiError(409, 'accountDisabled');
         await sendInvitation(trx, user);
         await audit(trx, 'password.link.sent', {
           userId: request.principal!.id,

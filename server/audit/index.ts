@@ -12,7 +12,7 @@ import type { ResourceModel } from '../../src/schema/model.ts';
 import { visibleRow } from '../customers/access.ts';
 import type { Tables } from '../db/index.ts';
 import { purgeAudit } from './retention.ts';
-import { ApiError, forbidden, notFound } from '../http/errors.ts';
+import { ApiError, forbidden, issue, notFound } from '../http/errors.ts';
 import {
   COUNT_TOTAL,
   listSchema,
@@ -126,8 +126,8 @@ export default async function auditFeature(app: FastifyInstance): Promise<void> 
       }
       if (query.record_id !== undefined) {
         if (query.resource === undefined) {
-          throw new ApiError(400, 'record_id needs the resource it belongs to.', {
-            record_id: ['needs resource'],
+          throw new ApiError(400, 'auditNeedsResource', {
+            record_id: [issue('needsResource')],
           });
         }
         const model = byName(query.resource);
@@ -137,7 +137,7 @@ export default async function auditFeature(app: FastifyInstance): Promise<void> 
         // A deleted record's history stays readable for those who may read the whole log.
         if (!visible && !mayReadLog) throw notFound('History');
       } else if (!mayReadLog) {
-        throw forbidden('You do not have permission to read the audit log.');
+        throw forbidden('auditLogForbidden');
       }
 
       const where = (eb: ExpressionBuilder<Tables & { a: Tables['audit_log'] }, 'a'>) => {

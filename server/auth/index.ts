@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import type { Preferences } from '../../src/schema/preferences.ts';
 import { PREFERENCES_WIRE_SCHEMA } from '../../src/schema/preferences.ts';
 import { loadPreferences, preferencesWire } from '../account/preferences.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, issue } from '../http/errors.ts';
 import { dataSchema } from '../http/lists.ts';
 import { audit } from './audit.ts';
 import { getDummyHash, hashPassword, needsRehash, verifyPassword } from './password.ts';
@@ -45,8 +45,7 @@ const userShape = {
   },
 } as const;
 
-export const WAITING_FOR_APPROVAL =
-  'Your registration is waiting for approval by an administrator. You can sign in once it is approved.';
+export const WAITING_FOR_APPROVAL = 'waitingForApproval';
 
 /**
  * The signed-in user as the browser sees it. Route sets follow the role (spec §2); external users
@@ -118,8 +117,8 @@ export default async function auth(app: FastifyInstance, options: AuthOptions): 
         throw new ApiError(
           429,
           reservation.reason === 'account'
-            ? 'Too many sign-in attempts for this account. Please try again later, or reset your password: the link in the mail lets you in at once.'
-            : `Too many sign-in attempts from your network. Please try again in ${reservation.retryAfterSeconds} seconds.`,
+            ? 'throttledAccount'
+            : issue('throttledAddress', { seconds: reservation.retryAfterSeconds }),
         );
       }
       if (reservation.waitMs > 0) await sleep(reservation.waitMs);
@@ -155,7 +154,7 @@ export default async function auth(app: FastifyInstance, options: AuthOptions): 
         });
         // Only someone who knows the password learns that the registration is still pending.
         if (waiting) throw new ApiError(403, WAITING_FOR_APPROVAL);
-        throw new ApiError(401, 'Email or password is not correct.');
+        throw new ApiError(401, 'loginFailed');
       }
       if (user.password_hash && needsRehash(user.password_hash)) {
         await db

@@ -17,6 +17,7 @@ import {
   ROLES,
   routeSetOf,
 } from './permissions.ts';
+import { errorText } from '../../src/schema/errors.ts';
 
 const principal = (role: string, additional: string[] = []): Principal => ({
   id: 1,
@@ -244,7 +245,12 @@ describe('the password rule (src/schema/passwordRule.ts, browser and server)', (
   });
 
   it('answers field errors in the API’s shape', () => {
-    expect(passwordFieldErrors('abc', 'abd')).toEqual({
+    const errors = passwordFieldErrors('abc', 'abd');
+    expect(
+      Object.fromEntries(
+        Object.entries(errors).map(([field, found]) => [field, found.map(errorText)]),
+      ),
+    ).toEqual({
       new_password: [
         'must have at least 8 characters',
         'must contain an uppercase letter',
@@ -252,6 +258,12 @@ describe('the password rule (src/schema/passwordRule.ts, browser and server)', (
       ],
       confirm_password: ['does not match the new password'],
     });
+    expect(errors.new_password.map((found) => found.code)).toEqual([
+      'passwordLength',
+      'passwordUpper',
+      'passwordSymbol',
+    ]);
+    expect(errors.new_password[0].args).toEqual({ min: 8 });
     expect(passwordFieldErrors('Demo-2026!', 'Demo-2026!')).toEqual({});
   });
 });

@@ -13,6 +13,7 @@ import type { ResourceModel } from '../../src/schema/model.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import type { DB } from '../db/index.ts';
 import type { ResourceExpressionBuilder, ResourceRow } from '../db/resource.ts';
+import { type FieldErrors } from '../http/errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -50,7 +51,7 @@ export interface ResourceHooks {
   validate?(
     body: ResourceRow,
     context: WriteContext,
-  ): Promise<Record<string, string[]> | undefined> | Record<string, string[]> | undefined;
+  ): Promise<FieldErrors | undefined> | FieldErrors | undefined;
   /** Column values the server sets or overrides before the write. */
   prepare?(values: ResourceRow, context: WriteContext): Promise<ResourceRow> | ResourceRow;
   /** After a successful write, in the same transaction. */

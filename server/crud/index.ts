@@ -16,8 +16,13 @@
  * change it: rules across fields hold under concurrent writes.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
-import type { ResourceModel } from '../../src/schema/model.ts';
+import { type RawBuilder, sql } from 'kysely';
+import {
+  hasRecordLabel,
+  type JsonSchema,
+  LABEL_SORT,
+  type ResourceModel,
+} from '../../src/schema/model.ts';
 import { recordScope } from '../access/scope.ts';
 import { enforceOwnership } from '../access/visibility.ts';
 import type { DB } from '../db/index.ts';
@@ -29,6 +34,15 @@ import { createAjvInstance, inputSchema, responseSchema } from '../http/validati
 import { writeTransaction } from '../audit/context.ts';
 import type { HookContext, WriteContext } from './hooks.ts';
 import { filterExpressions, type ListQuery, listQuerySchema } from './list.ts';
+import {
+  hasLabelCollation,
+  type LabelLanguage,
+  labelLanguage,
+  labelSql,
+  referencedLabelSql,
+  referenceFilterErrors,
+  sortKey,
+} from './references.ts';
 import {
   assertExpectedVersion,
   checkReferences,
@@ -44,10 +58,35 @@ import {
 
 /** Registers the routes of every schema resource. */
 export default async function crud(app: FastifyInstance): Promise<void> {
-  for (const model of app.models) resourceRoutes(app, model);
+  const collate = await hasLabelCollation(app.db);
+  for (const model of app.models) resourceRoutes(app, model, collate);
 }
 
-function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
+/**
+ * The list's query schema with `sort=_label` added when its records have a label (the pickers
+ * of references ask for it).
+ */
+function withLabelSort(model: ResourceModel, schema: JsonSchema): JsonSchema {
+  const sort = schema.properties?.sort;
+  if (!sort || !hasRecordLabel(model)) return schema;
+  return {
+    ...schema,
+    properties: {
+      ...schema.properties,
+      sort: {
+        ...sort,
+        enum: [...(sort.enum ?? []), LABEL_SORT],
+        description: `A column (a reference column sorts by the label of the record it names, in the user's language), or ${LABEL_SORT}: the records' own labels.`,
+      },
+    },
+  };
+}
+
+/**
+ * The routes of one resource. `collate`: the database knows the collation labels sort with
+ * (./references.ts).
+ */
+function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boolean): void {
   const { db } = app;
   const base = `/api/${model.name}`;
   const record = responseSchema(model.schema);
@@ -124,6 +163,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
       const errors = await own.validate?.(body, context);
       if (errors) assertNoErrors(errors);
       await checkReferences(trx, model, body);
+      assertNoErrors(await referenceFilterErrors(trx, app.models, model, body, existing));
       let values = toColumns(model, body);
       const sent = { ...values };
       if (own.prepare) values = await own.prepare(values, context);
@@ -146,6 +186,34 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
       return row;
     }).catch((error: unknown) => translateDbError(model, error));
 
+  /**
+   * The sort of a list request: a column, a reference column by the label of the record it names
+   * (in the user's language), or `_label` (the records' own labels); always ending with the id,
+   * so pages never repeat or skip a record among equal keys.
+   */
+  const sortOf = (query: ListQuery, language: LabelLanguage) => {
+    const direction = (
+      query.order ?? (query.sort ? 'asc' : (defaultSort?.order ?? 'asc'))
+    ).toLowerCase() as 'asc' | 'desc';
+    const keys: RawBuilder<unknown>[] = [];
+    if (query.sort === LABEL_SORT) {
+      const label = labelSql(model, model.table, language);
+      if (label) keys.push(sortKey(label, collate));
+    } else {
+      const column = query.sort ?? defaultSortColumn;
+      const field = model.fields.find((candidate) => candidate.column === column);
+      const target = app.models.find((candidate) => candidate.name === field?.reference);
+      const label =
+        field?.kind === 'reference' && target
+          ? referencedLabelSql(model, field, target, language)
+          : undefined;
+      if (label) keys.push(sortKey(label, collate));
+      keys.push(sql.ref(`${model.table}.${column}`));
+    }
+    keys.push(sql.ref(`${model.table}.id`));
+    return { keys, direction };
+  };
+
   app.get<{ Querystring: ListQuery }>(
     base,
     {
@@ -153,7 +221,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
       schema: {
         tags,
         summary: `List ${title} records`,
-        querystring: listQuerySchema(model),
+        querystring: withLabelSort(model, listQuerySchema(model)),
         response: { 200: listSchema(record) },
       },
     },
@@ -162,22 +230,13 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel): void {
       const filters = filterExpressions(model, query);
       const scope = scopeOf(contextOf(request));
       const where: typeof filters = (eb) => eb.and([filters(eb), scope(eb)]);
-      const sortColumn = query.sort ?? defaultSortColumn;
-      const direction = (
-        query.order ?? (query.sort ? 'asc' : (defaultSort?.order ?? 'asc'))
-      ).toLowerCase() as 'asc' | 'desc';
+      const { keys, direction } = sortOf(query, labelLanguage(request.principal?.language));
       const resources = resourceDb(db);
+      let rows = resources.selectFrom(model.table).selectAll().where(where);
+      for (const key of keys) rows = rows.orderBy(key, direction);
       return pageAnswer(
         query,
-        resources
-          .selectFrom(model.table)
-          .selectAll()
-          .where(where)
-          .orderBy(sortColumn, direction)
-          .orderBy('id', direction)
-          .limit(query.per_page)
-          .offset(offsetOf(query))
-          .execute(),
+        rows.limit(query.per_page).offset(offsetOf(query)).execute(),
         resources
           .selectFrom(model.table)
           .select(COUNT_TOTAL)

@@ -6,7 +6,9 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import { ID_SCHEMA } from '../../src/schema/limits.ts';
 import type { FieldModel, JsonSchema, ResourceModel } from '../../src/schema/model.ts';
 import type { ResourceExpressionBuilder } from '../db/resource.ts';
+import { foldSearchText } from '../../src/schema/search.ts';
 import { escapeLike, type PageQuery, pageSchema, perPageSchema } from '../http/lists.ts';
+import { searchCondition } from './search.ts';
 
 export const MAX_PER_PAGE = 500;
 
@@ -68,7 +70,7 @@ function stripAnnotations(schema: JsonSchema): JsonSchema {
   ) as JsonSchema;
 }
 
-/** The list's filters, ids and search words as one where-condition. */
+/** The list's filters, ids and search words (./search.ts) as one where-condition. */
 export function filterExpressions(model: ResourceModel, query: ListQuery) {
   return (eb: ResourceExpressionBuilder): Expression<SqlBool> => {
     const conditions: Expression<SqlBool>[] = [];
@@ -88,16 +90,8 @@ export function filterExpressions(model: ResourceModel, query: ListQuery) {
         if (bound !== undefined) conditions.push(eb(field.column, op, bound));
       }
     }
-    const words = (query.search ?? '').trim().split(/\s+/).filter(Boolean);
-    const searchColumns = (model.resource.search ?? []).map(
-      (name) => model.fields.find((field) => field.name === name)?.column ?? name,
-    );
-    if (words.length > 0 && searchColumns.length > 0) {
-      for (const word of words) {
-        const pattern = `%${escapeLike(word)}%`;
-        conditions.push(eb.or(searchColumns.map((column) => eb(column, 'ilike', pattern))));
-      }
-    }
+    const search = searchCondition(eb, model, query.search);
+    if (search) conditions.push(search);
     return eb.and(conditions);
   };
 }
@@ -115,7 +109,13 @@ function fieldCondition(
       ),
     );
   }
-  if (field.kind === 'string') return eb(field.column, 'ilike', `%${escapeLike(String(value))}%`);
+  // Folded like the search (`zurich` finds Zürich), on the same indexes.
+  if (field.kind === 'string')
+    return eb(
+      sql`gscrm_fold(${sql.ref(field.column)})`,
+      'ilike',
+      `%${escapeLike(foldSearchText(String(value)))}%`,
+    );
   if (Array.isArray(value)) return eb(field.column, 'in', value);
   return eb(field.column, '=', value);
 }

@@ -7,7 +7,16 @@ import { type SqlBool, sql } from 'kysely';
 import { type ResourceModel, VERSION_FIELD } from '../../src/schema/model.ts';
 import type { DB } from '../db/index.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
-import { ApiError, assertNoErrors, validationError } from '../http/errors.ts';
+import { errorText } from '../../src/schema/errors.ts';
+import {
+  ApiError,
+  assertNoErrors,
+  errorBody,
+  type ErrorIssue,
+  type FieldErrors,
+  issue,
+  validationError,
+} from '../http/errors.ts';
 
 /**
  * The version a write is based on (DESIGN.md §7): `version` in the body and/or the entity tags of
@@ -41,7 +50,7 @@ export function expectedVersion(
   if (header !== undefined && header.trim() !== '*') {
     const tags = header.split(',').map((tag) => tag.trim());
     if (tags.some((tag) => !ENTITY_TAG.test(tag))) {
-      throw new ApiError(400, 'If-Match must be * or entity tags as ETag gives them, e.g. "3".');
+      throw new ApiError(400, 'ifMatch');
     }
     expected.tags = tags;
   }
@@ -59,18 +68,22 @@ export function isStale(row: ResourceRow, expected: ExpectedVersion): boolean {
 
 /** A write based on an old version: answered 409 `{ message, current }`, nothing written. */
 export class VersionConflict extends Error {
+  readonly issue: ErrorIssue;
   constructor(
     readonly model: ResourceModel,
     /** The record as it is stored now (as GET /:id answers it). */
     readonly current: ResourceRow,
   ) {
-    super(
-      `This ${model.title.toLowerCase()} was changed by someone else in the meantime (now version ${String(current[VERSION_FIELD])}); reload it, or send the current version to overwrite.`,
-    );
+    const found = issue('versionConflict', {
+      what: model.title.toLowerCase(),
+      version: Number(current[VERSION_FIELD]),
+    });
+    super(errorText(found));
+    this.issue = found;
   }
 
-  get answer(): { message: string; current: ResourceRow } {
-    return { message: this.message, current: this.current };
+  get answer() {
+    return { ...errorBody(this.issue), current: this.current };
   }
 }
 
@@ -87,7 +100,12 @@ export function assertExpectedVersion(
 export const conflictSchema = (record: object) => ({
   description: 'The write was based on an older version; nothing was written.',
   type: 'object',
-  properties: { message: { type: 'string' }, current: record },
+  properties: {
+    message: { type: 'string' },
+    key: { type: 'string' },
+    args: { type: 'object', additionalProperties: true },
+    current: record,
+  },
 });
 
 const JSON_KINDS = new Set(['references', 'enumArray', 'object', 'array']);
@@ -110,7 +128,7 @@ export async function checkReferences(
   model: ResourceModel,
   body: ResourceRow,
 ): Promise<void> {
-  const errors: Record<string, string[]> = {};
+  const errors: FieldErrors = {};
   for (const field of model.fields) {
     if (!field.reference || body[field.column] === undefined || body[field.column] === null)
       continue;
@@ -127,7 +145,9 @@ export async function checkReferences(
     const known = new Set(found.map((row) => Number(row.id)));
     const missing = ids.filter((id) => !known.has(id));
     if (missing.length > 0)
-      errors[field.column] = [`refers to unknown ${field.reference}: ${missing.join(', ')}`];
+      errors[field.column] = [
+        issue('unknownReference', { resource: field.reference, ids: missing.join(', ') }),
+      ];
   }
   assertNoErrors(errors);
 }
@@ -148,7 +168,7 @@ export function translateDbError(model: ResourceModel, error: unknown): never {
       .filter((f) => column === f.column || column?.startsWith(`${f.column}_`))
       .sort((a, b) => b.column.length - a.column.length)[0];
     throw validationError({
-      [field?.column ?? column ?? '_']: ['is already used by another record'],
+      [field?.column ?? column ?? '_']: [issue('unique')],
     });
   }
   // 23503 foreign_key_violation, 23001 restrict_violation (ON DELETE RESTRICT)
@@ -158,16 +178,13 @@ export function translateDbError(model: ResourceModel, error: unknown): never {
       column &&
       model.fields.some((field) => field.column === column)
     ) {
-      throw validationError({ [column]: ['refers to a record that does not exist'] });
+      throw validationError({ [column]: [issue('reference')] });
     }
     const users =
       pgError.table && pgError.table !== model.table
         ? ` (${pgError.table.replace(/_/g, '-')})`
         : '';
-    throw new ApiError(
-      409,
-      `This ${model.title.toLowerCase()} is still used by other records${users} and cannot be deleted.`,
-    );
+    throw new ApiError(409, issue('stillUsed', { what: model.title.toLowerCase(), users }));
   }
   throw error;
 }
@@ -194,7 +211,7 @@ export async function refuseIfListed(
       if (used) {
         throw new ApiError(
           409,
-          `This ${target.title.toLowerCase()} is still used by other records (${model.name}) and cannot be deleted.`,
+          issue('stillUsed', { what: target.title.toLowerCase(), users: ` (${model.name})` }),
         );
       }
     }

@@ -10,7 +10,7 @@ import type { SessionUser } from '../auth/sessions.ts';
 import type { DB } from '../db/index.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import type { ScopeCondition } from '../crud/hooks.ts';
-import { ApiError, notFound } from '../http/errors.ts';
+import { ApiError, issue, notFound } from '../http/errors.ts';
 import { dataSchema } from '../http/lists.ts';
 import { responseSchema } from '../http/validation.ts';
 
@@ -80,7 +80,7 @@ export function requireRole(
 ): SessionUser {
   const principal = request.principal;
   if (!principal || principal.subBrokerId || !roles.has(principal.role)) {
-    throw new ApiError(403, `Only the back office may ${what}.`);
+    throw new ApiError(403, issue('backOfficeAction', { action: what }));
   }
   return principal;
 }

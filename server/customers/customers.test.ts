@@ -31,20 +31,38 @@ describe('rules', () => {
   });
 
   it('checks the zip by country, the organization of a company and permits', () => {
-    expect(customerErrors({ zip: '8001', country: 'CH' }, TODAY)).toEqual({});
-    expect(customerErrors({ zip: '0800', country: 'CH' }, TODAY)).toHaveProperty('zip');
-    expect(customerErrors({ zip: '949', country: 'LI' }, TODAY)).toHaveProperty('zip');
-    expect(customerErrors({ zip: 'D-79539', country: 'DE' }, TODAY)).toEqual({});
+    // A person with both names, so only the rule under test can answer.
+    const person = { first_name: 'Lara', last_name: 'Meier' };
+    expect(customerErrors({ ...person, zip: '8001', country: 'CH' }, TODAY)).toEqual({});
+    expect(customerErrors({ ...person, zip: '0800', country: 'CH' }, TODAY)).toHaveProperty('zip');
+    expect(customerErrors({ ...person, zip: '949', country: 'LI' }, TODAY)).toHaveProperty('zip');
+    expect(customerErrors({ ...person, zip: 'D-79539', country: 'DE' }, TODAY)).toEqual({});
     expect(customerErrors({ is_company: true, organization: ' ' }, TODAY)).toHaveProperty(
       'organization',
     );
-    expect(customerErrors({ nationality: 'CH', permit_type: 'C' }, TODAY)).toHaveProperty(
-      'permit_type',
+    expect(
+      customerErrors({ ...person, nationality: 'CH', permit_type: 'C' }, TODAY),
+    ).toHaveProperty('permit_type');
+    expect(customerErrors({ ...person, nationality: 'PT', permit_type: 'C' }, TODAY)).toEqual({});
+    expect(
+      customerErrors({ ...person, id: 5, recommended_by_customer_id: 5 }, TODAY),
+    ).toHaveProperty('recommended_by_customer_id');
+  });
+
+  it('needs a company name for a company, first and last name for a person', () => {
+    expect(customerErrors({ is_company: true, organization: 'Garage Huber AG' }, TODAY)).toEqual(
+      {},
     );
-    expect(customerErrors({ nationality: 'PT', permit_type: 'C' }, TODAY)).toEqual({});
-    expect(customerErrors({ id: 5, recommended_by_customer_id: 5 }, TODAY)).toHaveProperty(
-      'recommended_by_customer_id',
-    );
+    expect(Object.keys(customerErrors({ is_company: false }, TODAY)).sort()).toEqual([
+      'first_name',
+      'last_name',
+    ]);
+    expect(Object.keys(customerErrors({ first_name: 'Lara', last_name: ' ' }, TODAY))).toEqual([
+      'last_name',
+    ]);
+    expect(Object.keys(customerErrors({ is_company: true, first_name: 'Lara' }, TODAY))).toEqual([
+      'organization',
+    ]);
   });
 
   it('merges a body over the stored record, ignoring server-owned keys', () => {

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Insertable, sql } from 'kysely';
 import type { DocumentsTable } from '../../src/types/database.ts';
 import type { ResourceRow } from '../db/resource.ts';
-import { ApiError, notFound, validationError } from '../http/errors.ts';
+import { ApiError, issue, notFound, validationError } from '../http/errors.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { createAjvInstance, fieldErrors, inputSchema } from '../http/validation.ts';
 import { getStorage } from '../storage/index.ts';
@@ -67,7 +67,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       });
       const file = upload.file;
       try {
-        if (!file) throw validationError({ file: ['is required'] });
+        if (!file) throw validationError({ file: [issue('required')] });
         const fields = upload.fields;
         const body: Insertable<DocumentsTable> = {
           customer_id: Number(customer.id),
@@ -112,7 +112,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const document = await requireVisible(app, request, 'documents', request.params.id);
-      if (!document.document_file) throw new ApiError(404, 'This document has no file.');
+      if (!document.document_file) throw new ApiError(404, 'noDocumentFile');
       const original = String(document.original_name ?? '');
       const extension = /\.[A-Za-z0-9]{1,8}$/.exec(original)?.[0] ?? '';
       const name = `${String(document.document_name)}${
@@ -147,7 +147,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         kinds: AVATAR_KINDS,
         maxBytes: AVATAR_MAX_BYTES,
       });
-      if (!upload.file) throw validationError({ file: ['is required'] });
+      if (!upload.file) throw validationError({ file: [issue('required')] });
       return replaceAvatar(request, customer, upload.file.key);
     },
   );

@@ -5,7 +5,17 @@
  * visibility as the list). Headers and values are in the user's language; the file is UTF-8 with a
  * BOM and `;` between fields, as Excel on Swiss machines expects. XLSX is not offered: exceljs, the
  * library the issue named, cannot be installed from the registry here (see the final note).
+ *
+ * Times are Swiss local time (Europe/Zurich), whatever the server's time zone:
+ *   - a timestamp (created, updated) as ISO 8601 with its offset, `2026-11-22T17:11:22+01:00`:
+ *     the wall-clock time a Swiss user saw, and still one exact instant for any program;
+ *   - a date (birth date, partnership date) as `dd.mm.yyyy`, `23.03.1967`: what Excel on a Swiss
+ *     machine reads as a date, and what the customer import reads back (server/customers/import.ts);
+ *   - the file's name carries the Swiss date of the export.
  */
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -17,7 +27,24 @@ import { modelOf, scopeFor } from './access.ts';
 import { enumLabel, fieldLabel, type Language, languageOf, lookup } from './labels.ts';
 import { dateText } from './rules.ts';
 
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
 const BATCH = 1000;
+/** The business's time zone: every time in an export is Swiss local time. */
+export const EXPORT_TIME_ZONE = 'Europe/Zurich';
+
+/** A timestamp as Swiss local time, ISO 8601 with the offset: '2026-11-22T17:11:22+01:00'. */
+export function exportTimestamp(value: Date | string): string {
+  return dayjs(value).tz(EXPORT_TIME_ZONE).format('YYYY-MM-DDTHH:mm:ssZ');
+}
+
+/** A calendar date ('YYYY-MM-DD' or a Date at UTC midnight) as 'dd.mm.yyyy': '23.03.1967'. */
+export function exportDate(value: unknown): string {
+  const text = dateText(value);
+  const match = text ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(text) : null;
+  return match ? `${match[3]}.${match[2]}.${match[1]}` : (text ?? '');
+}
 
 export interface ExportQuery {
   from?: string;
@@ -46,8 +73,9 @@ function reportFields(app: FastifyInstance): FieldModel[] {
   return modelOf(app, 'customers').fields.filter((field) => field.name !== 'avatar');
 }
 
+/** 'customers-2026-11-22.csv', the export's date in Switzerland. */
 export function exportFileName(now = new Date()): string {
-  return `customers-${now.toISOString().slice(0, 10)}.csv`;
+  return `customers-${dayjs(now).tz(EXPORT_TIME_ZONE).format('YYYY-MM-DD')}.csv`;
 }
 
 /** The CSV as a stream (header line first). */
@@ -108,9 +136,9 @@ export function exportCustomers(
       case 'boolean':
         return value ? yes : no;
       case 'datetime':
-        return (value instanceof Date ? value : new Date(String(value))).toISOString();
+        return exportTimestamp(value instanceof Date ? value : String(value));
       case 'date':
-        return dateText(value) ?? '';
+        return exportDate(value);
       case 'enum':
         return enumLabel(language, field.enumName ?? '', String(value));
       case 'enumArray':
@@ -139,21 +167,10 @@ export function exportCustomers(
   return source.pipe(csv);
 }
 
-/** Midnight in Switzerland of a date (plus `days`), as a timestamp for created_at. */
-function startOfDay(date: string, days = 0): Date {
-  const [year, month, day] = date.split('-').map(Number);
-  const utc = new Date(Date.UTC(year, month - 1, day + days));
-  // Europe/Zurich is UTC+1 or +2; find the offset of that day.
-  const offset = zurichOffsetMinutes(utc);
-  return new Date(utc.getTime() - offset * 60_000);
-}
-
-function zurichOffsetMinutes(at: Date): number {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: 'Europe/Zurich',
-    timeZoneName: 'shortOffset',
-  }).formatToParts(at);
-  const name = parts.find((part) => part.type === 'timeZoneName')?.value ?? 'GMT+1';
-  const match = /GMT([+-]\d+)(?::(\d+))?/.exec(name);
-  return match ? Number(match[1]) * 60 + Math.sign(Number(match[1])) * Number(match[2] ?? 0) : 60;
+/** Midnight in Switzerland of a date (plus `days`), as the instant to compare created_at with. */
+export function startOfDay(date: string, days = 0): Date {
+  // The day is counted first, then placed in Zurich: adding to a zoned time would keep its offset
+  // across a change to or from summer time.
+  const day = dayjs(date).add(days, 'day').format('YYYY-MM-DD');
+  return dayjs.tz(day, EXPORT_TIME_ZONE).toDate();
 }

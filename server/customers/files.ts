@@ -14,7 +14,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type FileTypeResult, fileTypeFromBuffer } from 'file-type';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, type ErrorCode, type ErrorIssue, issue } from '../http/errors.ts';
 import { getStorage, newKey } from '../storage/index.ts';
 
 export interface FileKind {
@@ -74,8 +74,11 @@ export interface Upload {
   fields: Record<string, string>;
 }
 
-const fileError = (status: number, message: string) =>
-  new ApiError(status, message, { file: [message] });
+/** A refused file: the message names the field `file` too, so a form shows it there. */
+const fileError = (status: number, message: ErrorIssue | ErrorCode) => {
+  const found = typeof message === 'string' ? issue(message) : message;
+  return new ApiError(status, found, { file: [found] });
+};
 
 /** The last path segment of an uploaded name, without control characters, at most 255 chars. */
 export function cleanFileName(name: string | undefined): string {
@@ -106,8 +109,8 @@ export async function receiveUpload(
   options: { folder: string; kinds: Record<string, FileKind>; maxBytes: number },
 ): Promise<Upload> {
   if (!request.isMultipart()) {
-    throw new ApiError(415, 'Send the file as multipart/form-data (a part named "file").', {
-      file: ['is required'],
+    throw new ApiError(415, 'multipartFile', {
+      file: [issue('required')],
     });
   }
   const storage = getStorage();
@@ -126,7 +129,7 @@ export async function receiveUpload(
       const reader = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
       if (part.fieldname !== 'file') {
         await discard(reader);
-        throw fileError(422, `Unexpected file part "${part.fieldname}"; name the part "file".`);
+        throw fileError(422, issue('filePart', { part: part.fieldname }));
       }
       file = await storePart(part.file, reader, cleanFileName(part.filename), options);
     }
@@ -150,12 +153,14 @@ async function storePart(
   const kind = detected ? options.kinds[detected.ext] : undefined;
   if (!detected || !kind) {
     const size = sample.length + (done ? 0 : await discard(reader));
-    if (size === 0) throw fileError(422, 'The file is empty.');
+    if (size === 0) throw fileError(422, 'fileEmpty');
     if (source.truncated) throw tooLarge(options.maxBytes);
     const allowed = [...new Set(Object.values(options.kinds).map((k) => k.extensions[0]))];
     throw fileError(
       415,
-      `This type of file is not accepted${detected ? ` (${detected.ext})` : ''}. Allowed: ${allowed.join(', ')}.`,
+      detected
+        ? issue('fileType', { type: detected.ext, allowed: allowed.join(', ') })
+        : issue('fileTypeUnknown', { allowed: allowed.join(', ') }),
     );
   }
   const claimed = extensionOf(originalName);
@@ -163,7 +168,7 @@ async function storePart(
     if (!done) await discard(reader);
     throw fileError(
       415,
-      `The file's content is ${detected.ext.toUpperCase()}, but its name ends in .${claimed}.`,
+      issue('fileContent', { type: detected.ext.toUpperCase(), extension: claimed }),
     );
   }
   let size = 0;
@@ -235,7 +240,7 @@ export async function detectType(
 }
 
 const tooLarge = (maxBytes: number) =>
-  fileError(413, `The file is too large: at most ${human(maxBytes)} are accepted.`);
+  fileError(413, issue('fileTooLarge', { limit: human(maxBytes) }));
 
 /** A client that sends nothing for this long is cut off (UPLOAD_IDLE_TIMEOUT_MS, default 30 s). */
 export const UPLOAD_IDLE_MS = Number(process.env.UPLOAD_IDLE_TIMEOUT_MS ?? 30_000);
@@ -252,10 +257,10 @@ export const UPLOAD_TOTAL_MS = Number(process.env.UPLOAD_TIMEOUT_MS ?? 15 * 60_0
  * end, also after an early answer (413) while the rest is being discarded.
  */
 function watchUpload(raw: IncomingMessage): {
-  expired(): string | undefined;
+  expired(): ErrorIssue | undefined;
   stopWhenDone(): void;
 } {
-  let reason: string | undefined;
+  let reason: ErrorIssue | undefined;
   if (raw.readableEnded || raw.destroyed) return { expired: () => undefined, stopWhenDone() {} };
   const started = Date.now();
   let lastBytes = raw.socket?.bytesRead ?? 0;
@@ -269,9 +274,9 @@ function watchUpload(raw: IncomingMessage): {
         lastProgress = now;
       }
       if (now - lastProgress >= UPLOAD_IDLE_MS)
-        reason = `no data for ${Math.round((now - lastProgress) / 1000)} s`;
+        reason = issue('uploadIdle', { seconds: Math.round((now - lastProgress) / 1000) });
       else if (now - started >= UPLOAD_TOTAL_MS)
-        reason = `not finished after ${Math.round(UPLOAD_TOTAL_MS / 1000)} s`;
+        reason = issue('uploadTooSlow', { seconds: Math.round(UPLOAD_TOTAL_MS / 1000) });
       if (reason) {
         stop();
         raw.destroy();
@@ -292,19 +297,23 @@ function watchUpload(raw: IncomingMessage): {
 }
 
 /** What an upload failure means for the client: our own errors as they are, the rest mapped. */
-function uploadError(error: unknown, raw: IncomingMessage, expired: string | undefined): unknown {
-  if (expired) return new ApiError(408, `The upload was cut off: ${expired}.`);
+function uploadError(
+  error: unknown,
+  raw: IncomingMessage,
+  expired: ErrorIssue | undefined,
+): unknown {
+  if (expired) return new ApiError(408, expired);
   if (error instanceof ApiError) return error;
   const code = (error as { code?: string }).code;
-  if (code === 'FST_FILES_LIMIT') return fileError(422, 'Send one file at a time.');
+  if (code === 'FST_FILES_LIMIT') return fileError(422, 'oneFile');
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-    return new ApiError(413, 'The form has too many parts.');
+    return new ApiError(413, 'tooManyParts');
   // The client left (or the body broke off): a client error, not a failure of the server.
   if (
     !raw.complete &&
     (raw.destroyed || code === 'FST_MP_PREMATURE_CLOSE' || code === 'ECONNRESET')
   )
-    return new ApiError(400, 'The upload was interrupted before the end of the form.');
+    return new ApiError(400, 'uploadInterrupted');
   return error;
 }
 
@@ -328,7 +337,7 @@ export async function sendStored(
   disposition: 'attachment' | 'inline' = 'attachment',
 ): Promise<FastifyReply> {
   const stream = await getStorage().get(file.key);
-  if (!stream) throw new ApiError(404, 'The stored file is missing.');
+  if (!stream) throw new ApiError(404, 'storedFileMissing');
   reply
     .header('content-type', file.mime)
     .header('content-disposition', contentDisposition(file.name, disposition))

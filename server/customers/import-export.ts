@@ -8,10 +8,11 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { audit } from '../auth/audit.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, errorBody, type ErrorIssue, type FieldErrors, issue } from '../http/errors.ts';
 import { IMPORT_ROLES, requireRole } from './access.ts';
 import { type ExportQuery, exportCustomers, exportFileName, exportQuerySchema } from './export.ts';
 import { type ImportMode, receiveImport } from './import-file.ts';
+import { planImport } from './import-duplicates.ts';
 import { prepareImport, writeImport } from './import-rows.ts';
 import { auditContextOf } from '../audit/context.ts';
 
@@ -19,8 +20,11 @@ const importSchema = (summary: string) => ({
   tags: ['customers'],
   summary,
   description:
-    'Multipart: `file` (CSV: UTF-8 or Windows-1252, `,` `;` or tab, a header line) and `options` (JSON: mapping {column: field|null}, mode all_or_nothing|skip_invalid, encoding, delimiter, import_lead_source, import_recommended_by, assigned_to). Rows are checked like creates; row_errors name row, line, column and field.',
+    'Multipart: `file` (CSV: UTF-8 or Windows-1252, `,` `;` or tab, a header line) and `options` (JSON: mapping {column: field|null}, mode all_or_nothing|skip_invalid, encoding, delimiter, import_lead_source, import_recommended_by, assigned_to, duplicates {all?, rows: {"<row>": {action: skip|import|merge, into?}}}). Rows are checked like creates; row_errors name row, line, column and field (English `message`, translation `key` and `args`). Valid rows like existing customers or an earlier row are listed in `duplicates` (matches with id and reasons) and written only as chosen.',
 });
+
+/** At most this many row errors and merges are listed in a summary. */
+const MAX_REPORTED = 1000;
 
 /** One line of the streamed answer (NDJSON): progress, then the summary or the error. */
 type StreamLine = { type: 'progress' | 'summary' | 'error' } & Record<string, unknown>;
@@ -28,8 +32,8 @@ type StreamLine = { type: 'progress' | 'summary' | 'error' } & Record<string, un
 /** An import refused as a whole (all_or_nothing), with the errors of its rows. */
 class RowsRefused extends ApiError {
   constructor(
-    message: string,
-    errors: Record<string, string[]>,
+    message: ErrorIssue,
+    errors: FieldErrors,
     readonly rowErrors: unknown,
   ) {
     super(422, message, errors);
@@ -48,7 +52,7 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       requireRole(request, IMPORT_ROLES, 'import customers');
       const { buffer, options } = await receiveImport(request);
-      const prepared = await prepareImport(app, buffer, options);
+      const prepared = await prepareImport(app, buffer, options, request.principal);
       return {
         columns: prepared.parsed.headers,
         delimiter: prepared.parsed.delimiter,
@@ -60,6 +64,8 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
         invalid_rows: prepared.invalidRows,
         row_errors: prepared.errors,
         preview: prepared.preview,
+        duplicate_rows: prepared.flagged.size,
+        duplicates: prepared.duplicates,
       };
     },
   );
@@ -79,29 +85,36 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
       const streaming = String(request.headers.accept ?? '').includes('application/x-ndjson');
 
       const run = async (progress: (line: StreamLine) => void) => {
-        const prepared = await prepareImport(app, buffer, options);
+        const prepared = await prepareImport(app, buffer, options, request.principal);
         const total = prepared.parsed.rows.length;
         progress({ type: 'progress', phase: 'checked', done: total, total });
         if (mode === 'all_or_nothing' && prepared.invalidRows > 0) {
           throw new RowsRefused(
-            `${prepared.invalidRows} of ${total} rows have errors; nothing was imported. Correct them or choose to skip invalid rows.`,
-            { file: [`${prepared.invalidRows} rows have errors`] },
+            issue('rowsRefused', { invalid: prepared.invalidRows, total }),
+            { file: [issue('rowsHaveErrors', { count: prepared.invalidRows })] },
             prepared.errors,
           );
         }
-        const imported = await writeImport(
-          app.db,
-          auditContextOf(request),
-          prepared.valid,
-          (done) =>
-            progress({ type: 'progress', phase: 'importing', done, total: prepared.valid.length }),
+        // Likely duplicates: the user's choices (422 naming a choice that cannot apply).
+        const plan = planImport(prepared.valid, prepared.flagged, options.duplicates, total);
+        const written = await writeImport(app, auditContextOf(request), plan, (phase, done, all) =>
+          progress({ type: 'progress', phase, done, total: all }),
         );
+        const skipped =
+          prepared.invalidRows +
+          plan.skipped.length +
+          plan.unresolved.length +
+          new Set(written.refused.map((error) => error.row)).size;
         const summary = {
           total_rows: total,
-          imported,
-          skipped: prepared.invalidRows,
+          imported: written.imported,
+          merged: written.merged.length,
+          skipped,
+          skipped_duplicates: plan.skipped.length,
+          unresolved_duplicates: plan.unresolved.length,
           mode,
-          row_errors: prepared.errors,
+          row_errors: [...prepared.errors, ...written.refused].slice(0, MAX_REPORTED),
+          merges: written.merged.slice(0, MAX_REPORTED),
         };
         await audit(app.db, 'customers.imported', {
           userId: principal.id,
@@ -110,8 +123,14 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
           details: {
             file: fileName,
             total_rows: total,
-            imported,
-            skipped: prepared.invalidRows,
+            imported: written.imported,
+            merged: written.merged.map((merge) => ({
+              row: merge.row,
+              customer: merge.customer_id,
+            })),
+            skipped,
+            skipped_duplicates: plan.skipped.length,
+            unresolved_duplicates: plan.unresolved.length,
             mode,
           },
         });
@@ -124,8 +143,7 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
         } catch (error) {
           if (error instanceof RowsRefused) {
             return reply.status(error.statusCode).send({
-              message: error.message,
-              errors: error.errors,
+              ...errorBody(error.issue, error.errors),
               row_errors: error.rowErrors,
             });
           }
@@ -146,8 +164,7 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
           write({
             type: 'error',
             status: apiError?.statusCode ?? 500,
-            message: apiError?.message ?? 'Internal server error.',
-            errors: apiError?.errors,
+            ...errorBody(apiError?.issue ?? issue('internal'), apiError?.errors),
             row_errors: error instanceof RowsRefused ? error.rowErrors : undefined,
           });
         })
@@ -170,8 +187,8 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const query = request.query;
       if (query.from && query.until && query.from > query.until) {
-        throw new ApiError(400, 'Invalid query parameter: until.', {
-          until: ['must not be before from'],
+        throw new ApiError(400, issue('invalidQuery', { fields: 'until' }), {
+          until: [issue('notBeforeFrom')],
         });
       }
       reply

@@ -9,8 +9,15 @@ import type { FastifyRequest } from 'fastify';
 import { parse } from 'csv-parse';
 import { fileTypeFromBuffer } from 'file-type';
 import { INT_MAX } from '../../src/schema/limits.ts';
-import { ApiError, validationError } from '../http/errors.ts';
+import {
+  ApiError,
+  type ErrorCode,
+  type ErrorIssue,
+  issue,
+  validationError,
+} from '../http/errors.ts';
 import { createAjvInstance, fieldErrors } from '../http/validation.ts';
+import { type DuplicateChoices, duplicateChoicesSchema } from './import-duplicates.ts';
 
 const MB = 1024 * 1024;
 export const IMPORT_MAX_BYTES = Number(process.env.IMPORT_MAX_BYTES ?? 30 * MB);
@@ -26,6 +33,8 @@ export interface ImportOptions {
   import_lead_source?: number | null;
   import_recommended_by?: string | null;
   assigned_to?: number | null;
+  /** What to do with likely duplicates (./import-duplicates.ts). */
+  duplicates?: DuplicateChoices;
 }
 
 export const optionsSchema = {
@@ -43,6 +52,7 @@ export const optionsSchema = {
     import_lead_source: { type: ['integer', 'null'], minimum: 1, maximum: INT_MAX },
     import_recommended_by: { type: ['string', 'null'], maxLength: 200 },
     assigned_to: { type: ['integer', 'null'], minimum: 1, maximum: INT_MAX },
+    duplicates: duplicateChoicesSchema,
   },
 };
 const validateOptions = createAjvInstance.compile(optionsSchema);
@@ -54,8 +64,11 @@ export interface ParsedFile {
   encoding: string;
 }
 
-const fileError = (status: number, message: string) =>
-  new ApiError(status, message, { file: [message] });
+/** A refused file: the message names the field `file` too, so the import screen shows it there. */
+const fileError = (status: number, message: ErrorIssue | ErrorCode) => {
+  const found = typeof message === 'string' ? issue(message) : message;
+  return new ApiError(status, found, { file: [found] });
+};
 
 /** Bytes → text: BOM removed, UTF-8 checked strictly (the line of the first bad byte named). */
 export function decode(buffer: Buffer, encoding: 'utf-8' | 'windows-1252' = 'utf-8'): string {
@@ -78,10 +91,7 @@ export function decode(buffer: Buffer, encoding: 'utf-8' | 'windows-1252' = 'utf
       if (byte === 0x0a) line++;
       at += length;
     }
-    throw fileError(
-      422,
-      `The file is not valid UTF-8 (line ${line}). Save it as "CSV UTF-8", or choose the encoding Windows-1252.`,
-    );
+    throw fileError(422, issue('csvUtf8', { line }));
   }
 }
 
@@ -97,16 +107,13 @@ function detectDelimiter(text: string): ',' | ';' | '\t' {
 
 /** Checks the bytes are CSV text and parses them (header + rows). */
 export async function parseCsv(buffer: Buffer, options: ImportOptions): Promise<ParsedFile> {
-  if (buffer.length === 0) throw fileError(422, 'The file is empty.');
+  if (buffer.length === 0) throw fileError(422, 'fileEmpty');
   const detected = await fileTypeFromBuffer(buffer);
   if (detected) {
-    throw fileError(
-      415,
-      `This is a ${detected.ext.toUpperCase()} file, not CSV. Save it as CSV (UTF-8) and import that.`,
-    );
+    throw fileError(415, issue('csvOtherType', { type: detected.ext.toUpperCase() }));
   }
   if (buffer.subarray(0, 8192).includes(0)) {
-    throw fileError(415, 'This is not a text file. Import a CSV file (UTF-8).');
+    throw fileError(415, 'csvNotText');
   }
   const encoding = options.encoding ?? 'utf-8';
   let text = decode(buffer, encoding);
@@ -133,26 +140,30 @@ export async function parseCsv(buffer: Buffer, options: ImportOptions): Promise<
       }
       if (record.every((value) => value === '')) continue;
       if (rows.length >= IMPORT_MAX_ROWS) {
-        throw fileError(413, `The file has more than ${IMPORT_MAX_ROWS} rows; split it.`);
+        throw fileError(413, issue('csvTooManyRows', { limit: IMPORT_MAX_ROWS }));
       }
       rows.push({ values: record, line: info.lines });
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
     const csvError = error as { code?: string; lines?: number; message: string };
+    // The parser's own explanation stays English (an argument); the line is what users act on.
     throw fileError(
       422,
-      `The file is not valid CSV${csvError.lines ? ` (line ${csvError.lines})` : ''}: ${csvError.message.replace(/^Invalid Record Length: |^[A-Za-z ]+: /, '')}`,
+      issue('csvInvalid', {
+        line: csvError.lines ?? '?',
+        reason: csvError.message.replace(/^Invalid Record Length: |^[A-Za-z ]+: /, ''),
+      }),
     );
   }
-  if (!headers || headers.length === 0) throw fileError(422, 'The file has no header line.');
+  if (!headers || headers.length === 0) throw fileError(422, 'csvNoHeader');
   const empty = headers.findIndex((name) => name === '');
-  if (empty >= 0) throw fileError(422, `Column ${empty + 1} of the header line has no name.`);
+  if (empty >= 0) throw fileError(422, issue('csvUnnamedColumn', { column: empty + 1 }));
   const seen = new Map<string, number>();
   for (const [index, name] of headers.entries()) {
     const first = seen.get(name.toLowerCase());
     if (first !== undefined) {
-      throw fileError(422, `Columns ${first + 1} and ${index + 1} are both named "${name}".`);
+      throw fileError(422, issue('csvSameName', { first: first + 1, second: index + 1, name }));
     }
     seen.set(name.toLowerCase(), index);
   }
@@ -164,39 +175,37 @@ export async function receiveImport(
   request: FastifyRequest,
 ): Promise<{ buffer: Buffer; fileName: string; options: ImportOptions }> {
   if (!request.isMultipart()) {
-    throw new ApiError(415, 'Send the CSV as multipart/form-data (parts "file" and "options").', {
-      file: ['is required'],
+    throw new ApiError(415, 'multipartCsv', {
+      file: [issue('required')],
     });
   }
   let buffer: Buffer | undefined;
   let fileName = '';
   let optionsText: string | undefined;
   const parts = request.parts({
-    limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5, fieldSize: 100_000, parts: 10 },
+    // The options may carry a choice per flagged row of a large file.
+    limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5, fieldSize: 8 * MB, parts: 10 },
   });
   for await (const part of parts) {
     if (part.type === 'file') {
       buffer = await part.toBuffer();
       fileName = part.filename ?? '';
       if (part.file.truncated) {
-        throw fileError(413, `The file is too large: at most ${IMPORT_MAX_BYTES / MB} MB.`);
+        throw fileError(413, issue('csvTooLarge', { limit: IMPORT_MAX_BYTES / MB }));
       }
     } else if (part.fieldname === 'options') optionsText = String(part.value ?? '');
   }
-  if (!buffer) throw validationError({ file: ['is required'] });
+  if (!buffer) throw validationError({ file: [issue('required')] });
   let options: unknown = {};
   if (optionsText) {
     try {
       options = JSON.parse(optionsText);
     } catch {
-      throw validationError({ options: ['is not valid JSON'] });
+      throw validationError({ options: [issue('notJson')] });
     }
   }
   if (!validateOptions(options)) {
-    throw validationError(
-      fieldErrors(validateOptions.errors ?? []),
-      'The import options are not valid.',
-    );
+    throw validationError(fieldErrors(validateOptions.errors ?? []), 'importOptions');
   }
   return { buffer, fileName, options: options as ImportOptions };
 }

@@ -7,15 +7,32 @@
  * each problem names its row, line, column and field. `importLeadSource` and
  * `importRecommendedBy` (options) apply to every imported row, `assignedTo` fills rows without a
  * consultant. Mode `all_or_nothing` writes nothing when any row is invalid; `skip_invalid` writes
- * the valid rows. Valid rows are written in one transaction, in batches.
+ * the valid rows. Valid rows that look like existing customers or an earlier row are flagged and
+ * written only as the user chose (./import-duplicates.ts). Valid rows are written in one
+ * transaction, in batches.
  */
 import type { FastifyInstance } from 'fastify';
 import type { FieldModel } from '../../src/schema/model.ts';
-import type { DB } from '../db/index.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
-import { validationError } from '../http/errors.ts';
+import {
+  type ErrorArgs,
+  type ErrorIssue,
+  errorText,
+  keyedMessage,
+} from '../../src/schema/errors.ts';
+import { type FieldErrors, issue, validationError } from '../http/errors.ts';
 import { createAjvInstance, fieldErrors, inputSchema } from '../http/validation.ts';
-import { modelOf } from './access.ts';
+import { scopeExpression } from '../access/scope.ts';
+import type { SessionUser } from '../auth/sessions.ts';
+import { modelOf, scopeFor } from './access.ts';
+import {
+  type CheckedRow,
+  type FlaggedRow,
+  flagDuplicates,
+  type ImportPlan,
+  type MergeReport,
+  writeMerges,
+} from './import-duplicates.ts';
 import { convert, importableFields, loadLookups, suggestField } from './import.ts';
 import { type ImportOptions, type ParsedFile, parseCsv } from './import-file.ts';
 import { customerErrors } from './rules.ts';
@@ -34,15 +51,32 @@ export interface RowError {
   column: string | null;
   /** The customer field (wire name), or null for the row as a whole. */
   field: string | null;
+  /** English, for API clients. */
   message: string;
+  /** The translation key of the message (`app.errors.<code>`) and its arguments. */
+  key: string;
+  args?: ErrorArgs;
 }
+
+/** A row's error in the answer's shape: the English sentence and, beside it, its key. */
+export const rowError = (
+  at: Pick<RowError, 'row' | 'line' | 'column' | 'field'>,
+  found: ErrorIssue,
+): RowError => {
+  const { message: key, args } = keyedMessage(found);
+  return { ...at, message: errorText(found), key, ...(args ? { args } : {}) };
+};
 
 export interface Prepared {
   parsed: ParsedFile;
   mapping: Record<string, string | null>;
   suggested: Record<string, string | null>;
-  /** Wire bodies of the valid rows, with their row numbers. */
-  valid: Array<{ row: number; body: ResourceRow }>;
+  /** Wire bodies of the valid rows, with their row and line numbers. */
+  valid: CheckedRow[];
+  /** Valid rows that look like existing customers or an earlier row (./import-duplicates.ts). */
+  flagged: Map<number, FlaggedRow>;
+  /** The first of them, for the answer. */
+  duplicates: FlaggedRow[];
   errors: RowError[];
   invalidRows: number;
   preview: Array<{ row: number; line: number; values: ResourceRow; valid: boolean }>;
@@ -53,6 +87,7 @@ export async function prepareImport(
   app: FastifyInstance,
   buffer: Buffer,
   options: ImportOptions,
+  principal: SessionUser | undefined,
 ): Promise<Prepared> {
   const model = modelOf(app, 'customers');
   const parsed = await parseCsv(buffer, options);
@@ -64,44 +99,52 @@ export async function prepareImport(
   const mapping = options.mapping ?? suggested;
 
   // The mapping itself: known columns, known fields, each field once, the names there.
-  const mappingErrors: Record<string, string[]> = {};
+  const mappingErrors: FieldErrors = {};
   const used = new Map<string, string>();
   for (const [header, field] of Object.entries(mapping)) {
     if (!parsed.headers.includes(header)) {
-      mappingErrors[`mapping.${header}`] = ['is not a column of the file'];
+      mappingErrors[`mapping.${header}`] = [issue('notAColumn')];
       continue;
     }
     if (field === null || field === '') continue;
     if (!byName.has(field)) {
-      mappingErrors[`mapping.${header}`] = [
-        `"${field}" is not a customer field that can be imported`,
-      ];
+      mappingErrors[`mapping.${header}`] = [issue('notImportable', { field })];
     } else if (used.has(field)) {
       mappingErrors[`mapping.${header}`] = [
-        `"${field}" is already filled from column "${used.get(field)}"`,
+        issue('mappedTwice', { field, column: used.get(field) ?? '' }),
       ];
     } else used.set(field, header);
   }
   for (const required of fields.filter((field) => field.required)) {
     if (!used.has(required.name)) {
       mappingErrors.mapping ??= [];
-      mappingErrors.mapping.push(`no column is mapped to ${required.name} (required)`);
+      mappingErrors.mapping.push(issue('requiredColumn', { field: required.name }));
     }
   }
+  // A customer needs a name (server/customers/rules.ts): a person first and last name, a company
+  // its organization; without a column for either, no row could be imported.
+  if (!(used.has('firstName') && used.has('lastName')) && !used.has('organization')) {
+    mappingErrors.mapping ??= [];
+    mappingErrors.mapping.push(issue('nameColumns'));
+  }
   if (Object.keys(mappingErrors).length > 0)
-    throw validationError(mappingErrors, 'The column mapping is not complete.');
+    throw validationError(mappingErrors, 'mappingIncomplete');
 
   const lookups = await loadLookups(app.db, model);
   if (options.import_lead_source && !lookups.leadSources.has(String(options.import_lead_source))) {
     throw validationError({
-      import_lead_source: [`refers to unknown lead-sources: ${options.import_lead_source}`],
+      import_lead_source: [
+        issue('unknownReference', { resource: 'lead-sources', ids: options.import_lead_source }),
+      ],
     });
   }
   if (options.assigned_to) {
     const user = lookups.users.get(String(options.assigned_to));
     if (!user)
-      throw validationError({ assigned_to: [`refers to unknown users: ${options.assigned_to}`] });
-    if (!user.active) throw validationError({ assigned_to: ['refers to a disabled user'] });
+      throw validationError({
+        assigned_to: [issue('unknownReference', { resource: 'users', ids: options.assigned_to })],
+      });
+    if (!user.active) throw validationError({ assigned_to: [issue('disabledUser')] });
   }
 
   const validate = createAjvInstance.compile(inputSchema(model.schema));
@@ -119,13 +162,13 @@ export async function prepareImport(
   for (const [index, { values, line }] of parsed.rows.entries()) {
     const row = index + 1;
     const rowErrors: RowError[] = [];
-    const fail = (column: string | null, field: string | null, message: string) =>
-      rowErrors.push({ row, line, column, field, message });
+    const fail = (column: string | null, field: string | null, found: ErrorIssue) =>
+      rowErrors.push(rowError({ row, line, column, field }, found));
     if (values.length !== parsed.headers.length) {
       fail(
         null,
         null,
-        `has ${values.length} values, the header line has ${parsed.headers.length} columns`,
+        issue('rowLength', { values: values.length, columns: parsed.headers.length }),
       );
     }
     const body: ResourceRow = {};
@@ -166,20 +209,25 @@ export async function prepareImport(
     for (const candidate of candidates) {
       const id = candidate.body.recommended_by_customer_id;
       if (typeof id === 'number' && !known.has(id)) {
-        candidate.errors.push({
-          row: candidate.row,
-          line: candidate.line,
-          column: columnOfField.get('recommended_by_customer_id') ?? null,
-          field: 'recommended_by_customer_id',
-          message: `refers to unknown customers: ${id}`,
-        });
+        candidate.errors.push(
+          rowError(
+            {
+              row: candidate.row,
+              line: candidate.line,
+              column: columnOfField.get('recommended_by_customer_id') ?? null,
+              field: 'recommended_by_customer_id',
+            },
+            issue('unknownReference', { resource: 'customers', ids: id }),
+          ),
+        );
       }
     }
   }
   const valid: Prepared['valid'] = [];
   let invalidRows = 0;
   for (const candidate of candidates) {
-    if (candidate.errors.length === 0) valid.push({ row: candidate.row, body: candidate.body });
+    if (candidate.errors.length === 0)
+      valid.push({ row: candidate.row, line: candidate.line, body: candidate.body });
     else {
       invalidRows++;
       for (const error of candidate.errors)
@@ -192,30 +240,65 @@ export async function prepareImport(
     values: candidate.body,
     valid: candidate.errors.length === 0,
   }));
-  return { parsed, mapping, suggested, valid, errors, invalidRows, preview };
+  // Likely duplicates among the valid rows: one query per batch (the create form's rule).
+  const scope = scopeExpression(scopeFor(app, 'customers', principal));
+  const flagged = await flagDuplicates(app.db, valid, scope, BATCH);
+  const duplicates = [...flagged.values()].slice(0, MAX_REPORTED_ERRORS);
+  return {
+    parsed,
+    mapping,
+    suggested,
+    valid,
+    flagged,
+    duplicates,
+    errors,
+    invalidRows,
+    preview,
+  };
 }
 
-/** Inserts the valid rows in one transaction, batch by batch; answers the number written. */
+export interface Written {
+  imported: number;
+  merged: MergeReport[];
+  /** Rows whose merge was refused (the customer would not be valid), as row errors. */
+  refused: RowError[];
+}
+
+/**
+ * Writes a plan in one transaction: the new customers batch by batch, then the merges into
+ * existing ones (./import-duplicates.ts); answers what was written.
+ */
 export async function writeImport(
-  db: DB,
+  app: FastifyInstance,
   who: AuditContext,
-  valid: Prepared['valid'],
-  onProgress?: (done: number) => void,
-): Promise<number> {
-  const model = { json: new Set(['correspondence_languages', 'languages']) };
-  await writeTransaction(db, who, async (trx) => {
-    for (let start = 0; start < valid.length; start += BATCH) {
-      const rows = valid.slice(start, start + BATCH).map(({ body }) => {
+  plan: ImportPlan,
+  onProgress?: (phase: 'importing' | 'merging', done: number, total: number) => void,
+): Promise<Written> {
+  const json = new Set(['correspondence_languages', 'languages']);
+  const inserts = plan.inserts;
+  return writeTransaction(app.db, who, async (trx) => {
+    for (let start = 0; start < inserts.length; start += BATCH) {
+      const rows = inserts.slice(start, start + BATCH).map(({ body }) => {
         const out: ResourceRow = {};
         for (const [key, value] of Object.entries(body)) {
-          out[key] = model.json.has(key) && value !== null ? JSON.stringify(value) : value;
+          out[key] = json.has(key) && value !== null ? JSON.stringify(value) : value;
         }
         return out;
       });
       // The rows' columns are the customer model's fields mapped from the file (run-time names).
       await resourceDb(trx).insertInto('customers').values(rows).execute();
-      onProgress?.(Math.min(valid.length, start + BATCH));
+      onProgress?.('importing', Math.min(inserts.length, start + BATCH), inserts.length);
     }
+    const outcome = await writeMerges(trx, modelOf(app, 'customers'), plan.merges, BATCH, (done) =>
+      onProgress?.('merging', done, plan.merges.length),
+    );
+    const refused = outcome.refused.flatMap(({ row, line, errors }) =>
+      Object.entries(errors).flatMap(([field, found]) =>
+        found.map((one) =>
+          rowError({ row, line, column: null, field: field === '_' ? null : field }, one),
+        ),
+      ),
+    );
+    return { imported: inserts.length, merged: outcome.merged, refused };
   });
-  return valid.length;
 }

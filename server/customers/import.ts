@@ -7,6 +7,7 @@
  */
 import type { FieldModel, ResourceModel } from '../../src/schema/model.ts';
 import type { DB } from '../db/index.ts';
+import { type ErrorIssue, issue } from '../http/errors.ts';
 import { enumLabel, fieldLabel, LANGUAGES, normalizeLabel } from './labels.ts';
 
 /** Customer fields a column can fill (everything a client may write). */
@@ -206,21 +207,21 @@ export function convert(
   field: FieldModel,
   text: string,
   lookups: Lookups,
-): { value?: unknown; error?: string } {
+): { value?: unknown; error?: ErrorIssue } {
   switch (field.kind) {
     case 'boolean': {
       const key = text.toLowerCase();
       if (YES.has(key)) return { value: true };
       if (NO.has(key)) return { value: false };
-      return { error: `"${text}" is not yes or no` };
+      return { error: issue('notYesNo', { value: text }) };
     }
     case 'date': {
       const value = parseDate(text);
-      return value ? { value } : { error: `"${text}" is not a date (YYYY-MM-DD or DD.MM.YYYY)` };
+      return value ? { value } : { error: issue('notADate', { value: text }) };
     }
     case 'enum': {
       const value = lookups.enums.get(field.name)?.get(normalizeLabel(text));
-      return value ? { value } : { error: `"${text}" is not a known value` };
+      return value ? { value } : { error: issue('unknownValue', { value: text }) };
     }
     case 'enumArray': {
       const out: string[] = [];
@@ -229,7 +230,7 @@ export function convert(
         .map((item) => item.trim())
         .filter(Boolean)) {
         const value = lookups.enums.get(field.name)?.get(normalizeLabel(part));
-        if (!value) return { error: `"${part}" is not a known value` };
+        if (!value) return { error: issue('unknownValue', { value: part }) };
         if (!out.includes(value)) out.push(value);
       }
       return { value: out };
@@ -237,18 +238,20 @@ export function convert(
     case 'reference': {
       if (field.reference === 'lead-sources') {
         const id = lookups.leadSources.get(/^\d+$/.test(text) ? text : normalizeLabel(text));
-        return id ? { value: id } : { error: `"${text}" is not a known lead source` };
+        return id ? { value: id } : { error: issue('unknownLeadSource', { value: text }) };
       }
       if (field.reference === 'users') {
         const user = lookups.users.get(text.toLowerCase());
-        if (!user) return { error: `"${text}" is not a known user (id or email)` };
-        return user.active ? { value: user.id } : { error: `"${text}" is a disabled user` };
+        if (!user) return { error: issue('unknownUser', { value: text }) };
+        return user.active ? { value: user.id } : { error: issue('userDisabled', { value: text }) };
       }
       if (field.reference === 'sub-brokers') {
         const id = lookups.subBrokers.get(/^\d+$/.test(text) ? text : normalizeLabel(text));
-        return id ? { value: id } : { error: `"${text}" is not a known sub-broker` };
+        return id ? { value: id } : { error: issue('unknownSubBroker', { value: text }) };
       }
-      return /^\d{1,9}$/.test(text) ? { value: Number(text) } : { error: `"${text}" is not an id` };
+      return /^\d{1,9}$/.test(text)
+        ? { value: Number(text) }
+        : { error: issue('notAnId', { value: text }) };
     }
     default:
       return { value: text };

@@ -17,9 +17,11 @@ import { audit } from '../auth/audit.ts';
 import { assertExpectedVersion, type ExpectedVersion } from '../crud/write.ts';
 import type { DB } from '../db/index.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
-import { ApiError, notFound, validationError } from '../http/errors.ts';
+import { ApiError, issue, notFound, validationError } from '../http/errors.ts';
 import { getStorage } from '../storage/index.ts';
+import type { ResourceModel } from '../../src/schema/model.ts';
 import { modelOf } from './access.ts';
+import { phoneDigits } from './duplicates.ts';
 import { checkCustomer, hasErrors } from './rules.ts';
 import { writeTransaction } from '../audit/context.ts';
 
@@ -30,6 +32,66 @@ const isEmpty = (value: unknown) =>
   value === undefined ||
   (typeof value === 'string' && value.trim() === '') ||
   (Array.isArray(value) && value.length === 0);
+
+/** A field both records fill, with different values: the one kept and the one not taken. */
+export interface FieldConflict {
+  field: string;
+  kept: unknown;
+  other: unknown;
+}
+
+export interface Fill {
+  /** Column values to write on the record that stays (JSON columns as JSON text). */
+  changes: ResourceRow;
+  /** Columns filled (or joined) from the other record. */
+  filled: string[];
+  /** Columns both fill with different values: the record that stays keeps its own. */
+  conflicts: FieldConflict[];
+}
+
+const NO_FILL: Fill = { changes: {}, filled: [], conflicts: [] };
+
+/** Text compared case- and space-insensitively; dates as YYYY-MM-DD; phones by their digits. */
+function comparable(column: string, value: unknown): string {
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value === 'string') {
+    const text = value.trim().toLowerCase();
+    return column === 'phone_number' ? phoneDigits(text) : text;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * What the record that stays takes from another record of the same customer (the admin merge of
+ * two customers, the CSV import's merge of a row into an existing customer): its empty fields take
+ * the other's values, notes and info comments are joined, and a field both fill differently keeps
+ * the stayer's value and is reported as a conflict. Read-only fields are left alone (the avatar,
+ * a storage key, moves with the record).
+ */
+export function fillFrom(model: ResourceModel, kept: ResourceRow, other: ResourceRow): Fill {
+  const fill: Fill = { changes: {}, filled: [], conflicts: [] };
+  for (const field of model.fields) {
+    if (field.readOnly && field.name !== 'avatar') continue;
+    const mine = kept[field.column];
+    const theirs = other[field.column];
+    if (isEmpty(theirs)) continue;
+    if (isEmpty(mine)) {
+      fill.changes[field.column] =
+        Array.isArray(theirs) || (theirs && typeof theirs === 'object' && !(theirs instanceof Date))
+          ? JSON.stringify(theirs)
+          : theirs;
+      fill.filled.push(field.column);
+    } else if (JOINED.has(field.column)) {
+      if (mine === theirs || String(mine).includes(String(theirs))) continue;
+      const max = field.schema.maxLength ?? 10_000;
+      fill.changes[field.column] = [...`${mine}\n\n${theirs}`].slice(0, max).join('');
+      fill.filled.push(field.column);
+    } else if (comparable(field.column, mine) !== comparable(field.column, theirs)) {
+      fill.conflicts.push({ field: field.column, kept: mine, other: theirs });
+    }
+  }
+  return fill;
+}
 
 /** Foreign keys that point at customers(id): [table, column]. */
 async function referencesToCustomers(db: DB): Promise<Array<{ table: string; column: string }>> {
@@ -64,7 +126,7 @@ export async function mergeCustomers(
   versions: MergeVersions = { keep: {}, duplicate: {} },
 ): Promise<MergeResult> {
   if (keepId === duplicateId) {
-    throw validationError({ duplicate_id: ['must be another customer than the one that stays'] });
+    throw validationError({ duplicate_id: [issue('otherCustomer')] });
   }
   const model = modelOf(app, 'customers');
   let removedAvatar: string | undefined;
@@ -81,7 +143,9 @@ export async function mergeCustomers(
     const duplicate = rows.find((row) => row.id === duplicateId);
     if (!keep) throw notFound(model.title);
     if (!duplicate)
-      throw validationError({ duplicate_id: [`refers to unknown customers: ${duplicateId}`] });
+      throw validationError({
+        duplicate_id: [issue('unknownReference', { resource: 'customers', ids: duplicateId })],
+      });
     assertExpectedVersion(model, keep, versions.keep);
     assertExpectedVersion(model, duplicate, versions.duplicate);
 
@@ -123,29 +187,7 @@ export async function mergeCustomers(
       }
     }
 
-    const filled: string[] = [];
-    const changes: ResourceRow = {};
-    const kept: ResourceRow = keep;
-    const removed: ResourceRow = duplicate;
-    if (fillEmpty) {
-      for (const field of model.fields) {
-        if (field.readOnly && field.name !== 'avatar') continue;
-        const mine = kept[field.column];
-        const theirs = removed[field.column];
-        if (isEmpty(theirs)) continue;
-        if (isEmpty(mine)) {
-          changes[field.column] =
-            Array.isArray(theirs) || (theirs && typeof theirs === 'object')
-              ? JSON.stringify(theirs)
-              : theirs;
-          filled.push(field.column);
-        } else if (JOINED.has(field.column) && mine !== theirs) {
-          const max = field.schema.maxLength ?? 10_000;
-          changes[field.column] = [...`${mine}\n\n${theirs}`].slice(0, max).join('');
-          filled.push(field.column);
-        }
-      }
-    }
+    const { changes, filled } = fillEmpty ? fillFrom(model, keep, duplicate) : NO_FILL;
     if (duplicate.avatar && changes.avatar !== duplicate.avatar) removedAvatar = duplicate.avatar;
     const after: ResourceRow = { ...keep, ...changes };
     for (const key of ['correspondence_languages', 'languages']) {
@@ -154,11 +196,7 @@ export async function mergeCustomers(
     }
     const errors = await checkCustomer(trx, after);
     if (hasErrors(errors)) {
-      throw new ApiError(
-        422,
-        'The merged customer would not be valid; correct one of the two first.',
-        errors,
-      );
+      throw new ApiError(422, 'mergeInvalid', errors);
     }
     const stored =
       Object.keys(changes).length > 0

@@ -71,7 +71,7 @@ const TABLE: Record<PersonKind, 'customers' | 'household_members'> = {
 function requireAdmin(request: FastifyRequest): void {
   const principal = request.principal;
   if (!principal || principal.subBrokerId || principal.role !== 'ADMIN') {
-    throw new ApiError(403, 'Only an administrator may answer personal-data requests.');
+    throw new ApiError(403, 'adminPersonalData');
   }
 }
 

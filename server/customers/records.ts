@@ -19,7 +19,7 @@ import {
   VersionConflict,
 } from '../crud/write.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, issue } from '../http/errors.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { responseSchema } from '../http/validation.ts';
 import { MERGE_ROLES, modelOf, recordAnswer, requireRole, requireVisible } from './access.ts';
@@ -169,7 +169,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
           if (member.linked_customer_id) {
             throw new ApiError(
               409,
-              `This household member is already customer #${member.linked_customer_id}.`,
+              issue('memberIsCustomer', { id: Number(member.linked_customer_id) }),
             );
           }
           const household = await trx
@@ -190,11 +190,7 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
           }
           const errors = await checkCustomer(trx, values);
           if (hasErrors(errors)) {
-            throw new ApiError(
-              422,
-              'The household member cannot become a customer as it is; correct it first.',
-              errors,
-            );
+            throw new ApiError(422, 'memberInvalid', errors);
           }
           if (Array.isArray(values.correspondence_languages))
             values.correspondence_languages = JSON.stringify(values.correspondence_languages);

@@ -8,16 +8,18 @@
  * - partnership date: not in the future, not before the date of birth;
  * - permit type: only for foreign nationals (a Swiss national has no permit);
  * - zip: four digits (1000–9999) when the country is Switzerland or Liechtenstein, free elsewhere;
- * - a company needs its organization name; first and last name are required by the schema (for a
- *   company they name the contact person);
+ * - a company needs its organization name (first and last name then name its contact person and
+ *   may be empty); a person needs first and last name (the schema requires neither, so a company
+ *   can be saved with its name alone);
  * - recommendedByCustomerId: an existing customer (checked generically), not the customer itself;
  * - assignedTo: an existing (generic check) and active user.
  * Email and phone formats, enums and lengths are the schema's (pattern/format).
  */
 import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
+import { addError, type ErrorIssue, type FieldErrors, issue } from '../http/errors.ts';
 
-export type FieldErrors = Record<string, string[]>;
+export type { FieldErrors } from '../http/errors.ts';
 
 /** Countries whose postal codes are four digits. */
 export const FOUR_DIGIT_ZIP_COUNTRIES = new Set(['CH', 'LI']);
@@ -47,9 +49,8 @@ export function dateText(value: unknown): string | undefined {
   return text(value);
 }
 
-function add(errors: FieldErrors, field: string, message: string): void {
-  errors[field] ??= [];
-  errors[field].push(message);
+function add(errors: FieldErrors, field: string, found: ErrorIssue): void {
+  addError(errors, field, found);
 }
 
 /** Rules shared by customers and household members (wire keys). */
@@ -57,15 +58,13 @@ export function personErrors(record: ResourceRow, today = swissToday()): FieldEr
   const errors: FieldErrors = {};
   const birth = dateText(record.date_of_birth);
   const partnership = dateText(record.partnership_date);
-  if (birth && birth > today) add(errors, 'date_of_birth', 'must not be in the future');
-  if (birth && birth < EARLIEST_BIRTH_DATE)
-    add(errors, 'date_of_birth', 'must be on or after 1900-01-01');
-  if (partnership && partnership > today)
-    add(errors, 'partnership_date', 'must not be in the future');
+  if (birth && birth > today) add(errors, 'date_of_birth', issue('notInFuture'));
+  if (birth && birth < EARLIEST_BIRTH_DATE) add(errors, 'date_of_birth', issue('notBefore1900'));
+  if (partnership && partnership > today) add(errors, 'partnership_date', issue('notInFuture'));
   if (partnership && birth && partnership < birth)
-    add(errors, 'partnership_date', 'must not be before the date of birth');
+    add(errors, 'partnership_date', issue('notBeforeBirth'));
   if (text(record.permit_type) && record.nationality === 'CH')
-    add(errors, 'permit_type', 'must be empty for a Swiss national (permits are for foreigners)');
+    add(errors, 'permit_type', issue('noPermitForSwiss'));
   return errors;
 }
 
@@ -75,16 +74,21 @@ export function customerErrors(record: ResourceRow, today = swissToday()): Field
   const zip = text(record.zip);
   const country = text(record.country);
   if (zip && country && FOUR_DIGIT_ZIP_COUNTRIES.has(country) && !SWISS_ZIP.test(zip.trim()))
-    add(errors, 'zip', `must be 4 digits (1000–9999) for an address in ${country}`);
-  if (record.is_company === true && !text(record.organization))
-    add(errors, 'organization', 'is required for a company');
+    add(errors, 'zip', issue('swissZip', { country }));
+  // A company needs its name (its contact person's names are optional); a person both names.
+  if (record.is_company === true) {
+    if (!text(record.organization)) add(errors, 'organization', issue('companyName'));
+  } else {
+    if (!text(record.first_name)) add(errors, 'first_name', issue('personName'));
+    if (!text(record.last_name)) add(errors, 'last_name', issue('personName'));
+  }
   if (
     record.id !== undefined &&
     record.recommended_by_customer_id !== null &&
     record.recommended_by_customer_id !== undefined &&
     Number(record.recommended_by_customer_id) === Number(record.id)
   )
-    add(errors, 'recommended_by_customer_id', 'cannot be the customer itself');
+    add(errors, 'recommended_by_customer_id', issue('notItself'));
   return errors;
 }
 
@@ -105,7 +109,7 @@ export async function checkCustomer(db: DB, record: ResourceRow): Promise<FieldE
   const errors = customerErrors(record);
   const assigned = record.assigned_to;
   if (typeof assigned === 'number' && (await inactiveUsers(db, [assigned])).has(assigned))
-    add(errors, 'assigned_to', 'refers to a disabled user');
+    add(errors, 'assigned_to', issue('disabledUser'));
   return errors;
 }
 

@@ -11,6 +11,7 @@
 import type { Insertable } from 'kysely';
 import type { CustomersTable, HouseholdMembersTable } from '../../src/types/database.ts';
 import type { DB } from '../db/index.ts';
+import { toE164 } from '../../src/schema/phone.ts';
 
 interface Place {
   zip: string;
@@ -234,6 +235,13 @@ const ascii = (text: string) =>
     .toLowerCase();
 
 const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A demo number as the API stores every phone number: E.164 (src/schema/phone.ts). */
+function storedPhone(text: string): string {
+  const e164 = toE164(text);
+  if (e164 === null) throw new Error(`The demo phone number ${text} is not valid.`);
+  return e164;
+}
 const date = (year: number, month: number, day: number) => `${year}-${pad(month)}-${pad(day)}`;
 
 /** A customer to insert; its household members get their customer's id once it is written. */
@@ -282,7 +290,7 @@ export async function seedDemoCustomers(db: DB): Promise<void> {
     .values({
       name: 'Finanzpartner Aarau GmbH',
       email: 'kontakt@finanzpartner-aarau.ch',
-      phone: '062 822 41 10',
+      phone: storedPhone('062 822 41 10'),
       address: 'Bahnhofstrasse',
       address_no: '21',
       zipcode: '5000',
@@ -312,7 +320,9 @@ export async function seedDemoCustomers(db: DB): Promise<void> {
 
     const place = rnd.pick(PLACES[region]);
     const street = rnd.pick(STREETS[region]);
-    const landline = `${place.phone} ${rnd.int(200, 999)} ${pad(rnd.int(10, 99))} ${pad(rnd.int(10, 99))}`;
+    const landline = storedPhone(
+      `${place.phone} ${rnd.int(200, 999)} ${pad(rnd.int(10, 99))} ${pad(rnd.int(10, 99))}`,
+    );
     const mobile = `07${rnd.pick(['6', '7', '8', '9'])} ${rnd.int(200, 999)} ${pad(rnd.int(10, 99))} ${pad(rnd.int(10, 99))}`;
     const source =
       owner === null
@@ -410,9 +420,7 @@ export async function seedDemoCustomers(db: DB): Promise<void> {
         ? `${ascii(firstName)}.${ascii(lastName)}${rnd.chance(0.3) ? rnd.int(1, 99) : ''}@${rnd.pick(MAIL_DOMAINS)}`
         : null,
       phone_number: rnd.chance(0.8)
-        ? rnd.chance(0.2)
-          ? `+41 ${mobile.slice(1)}`
-          : mobile
+        ? storedPhone(rnd.chance(0.2) ? `+41 ${mobile.slice(1)}` : mobile)
         : landline,
       languages: JSON.stringify([...new Set(spoken)]),
       other_languages: foreign && rnd.chance(0.3) ? 'Englisch (Grundkenntnisse)' : null,

@@ -1,5 +1,8 @@
 /**
- * One error shape for the whole API: `{ message, errors?: { "<field>": ["…"] } }`.
+ * One error shape for the whole API (DESIGN.md §7): `{ message, key, args?, errors?: { "<field>":
+ * ["…"] }, error_keys?: { "<field>": [{ message: <key>, args? }] } }` — English sentences for API
+ * clients and logs, and beside each the translation key (`app.errors.<code>`, src/schema/errors.ts)
+ * with its arguments, which the browser shows in the user's language.
  * Validation of a body answers 422, of a query or path 400; Fastify's own refusals (bad JSON, a
  * body too large, a wrong content type, a URL that cannot be decoded) keep their 4xx in the same
  * shape; anything unexpected answers 500 without internals, logged with the request's id, which
@@ -8,32 +11,93 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  type ErrorArgs,
+  type ErrorCode,
+  type ErrorIssue,
+  errorKey,
+  errorText,
+  type FieldErrors,
+  issue,
+  keyedMessage,
+} from '../../src/schema/errors.ts';
 import { fieldErrors } from './validation.ts';
 
+export {
+  type ErrorCode,
+  type ErrorIssue,
+  type FieldErrors,
+  issue,
+} from '../../src/schema/errors.ts';
+
 export class ApiError extends Error {
+  readonly issue: ErrorIssue;
   constructor(
     readonly statusCode: number,
-    message: string,
-    readonly errors?: Record<string, string[]>,
+    message: ErrorIssue | ErrorCode,
+    readonly errors?: FieldErrors,
   ) {
-    super(message);
+    const found = typeof message === 'string' ? issue(message) : message;
+    super(errorText(found));
+    this.issue = found;
   }
 }
 
-export const validationError = (
-  errors: Record<string, string[]>,
-  message = 'The data is not valid.',
-) => new ApiError(422, message, errors);
+/** The message of a 422 naming its fields. */
+const invalidData = (errors: FieldErrors) =>
+  issue('invalidData', { fields: namesOf(Object.keys(errors)) });
 
-export const notFound = (what = 'Record') => new ApiError(404, `${what} not found.`);
+export const validationError = (errors: FieldErrors, message?: ErrorIssue | ErrorCode) =>
+  new ApiError(422, message ?? invalidData(errors), errors);
 
-export const forbidden = (message = 'You do not have permission to do this.') =>
+export const notFound = (what = 'Record') => new ApiError(404, issue('notFound', { what }));
+
+export const forbidden = (message: ErrorIssue | ErrorCode = 'forbidden') =>
   new ApiError(403, message);
 
 /** Throws a 422 when any field has an error (checks that collect errors before answering). */
-export function assertNoErrors(errors: Record<string, string[]>, message?: string): void {
+export function assertNoErrors(errors: FieldErrors, message?: ErrorIssue | ErrorCode): void {
   if (Object.keys(errors).length > 0) throw validationError(errors, message);
 }
+
+/** Adds an error to a field (a field's errors are kept in the order found, each once). */
+export function addError(errors: FieldErrors, field: string, found: ErrorIssue): void {
+  // A field may be named `constructor` or `__proto__` (a client's unknown field): an own property.
+  if (!Object.hasOwn(errors, field)) {
+    Object.defineProperty(errors, field, {
+      value: [],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  const list = errors[field];
+  if (!list.some((known) => errorText(known) === errorText(found))) list.push(found);
+}
+
+/** The body of an error answer: English sentences and, beside them, the keys. */
+export function errorBody(message: ErrorIssue, errors?: FieldErrors) {
+  const { message: key, args } = keyedMessage(message);
+  if (!errors) return { message: errorText(message), key, ...(args ? { args } : {}) };
+  return {
+    message: errorText(message),
+    key,
+    ...(args ? { args } : {}),
+    errors: Object.fromEntries(
+      Object.entries(errors).map(([field, found]) => [field, found.map(errorText)]),
+    ),
+    error_keys: Object.fromEntries(
+      Object.entries(errors).map(([field, found]) => [field, found.map(keyedMessage)]),
+    ),
+  };
+}
+
+/** The English sentence and key of a code (for hand-made answers such as NDJSON error lines). */
+export const errorLine = (code: ErrorCode, args?: ErrorArgs) => ({
+  message: errorText(issue(code, args)),
+  key: errorKey(code),
+  ...(args ? { args } : {}),
+});
 
 /** The header naming a request in answers and logs (and accepted from a proxy in front of us). */
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -53,13 +117,21 @@ export function requestIdOf(request: IncomingMessage): string {
 /** At most this many field names in a validation answer's sentence (all are in `errors`). */
 const NAMES_IN_MESSAGE = 10;
 
-function byParameter(errors: Record<string, string[]>): Record<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const [key, messages] of Object.entries(errors)) {
+function byParameter(errors: FieldErrors): FieldErrors {
+  const out: FieldErrors = {};
+  for (const [key, found] of Object.entries(errors)) {
     const name = key.replace(/(\.\d+)+$/, '');
-    out.set(name, [...new Set([...(out.get(name) ?? []), ...messages])]);
+    for (const one of found) addError(out, name, one);
   }
-  return Object.fromEntries(out);
+  return out;
+}
+
+/** Field names for a message: the first ten, then "and N more". */
+function namesOf(names: string[]): string {
+  const shown = names.slice(0, NAMES_IN_MESSAGE).join(', ');
+  const more =
+    names.length > NAMES_IN_MESSAGE ? ` and ${names.length - NAMES_IN_MESSAGE} more` : '';
+  return `${shown}${more}`;
 }
 
 function validationAnswer(error: FastifyError) {
@@ -68,27 +140,28 @@ function validationAnswer(error: FastifyError) {
   // A query parameter taking a list (`lead_source=1&lead_source=x`) is named as sent, not by item.
   const errors = context === 'body' ? found : byParameter(found);
   const status = context === 'body' ? 422 : 400;
-  const where =
+  const code: ErrorCode =
     context === 'body'
-      ? 'The data is not valid'
-      : `Invalid ${context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'header'}`;
-  const names = Object.keys(errors);
-  const shown = names.slice(0, NAMES_IN_MESSAGE).join(', ');
-  const more =
-    names.length > NAMES_IN_MESSAGE ? ` and ${names.length - NAMES_IN_MESSAGE} more` : '';
-  return { status, body: { message: `${where}: ${shown}${more}.`, errors } };
+      ? 'invalidData'
+      : context === 'querystring'
+        ? 'invalidQuery'
+        : context === 'params'
+          ? 'invalidPath'
+          : 'invalidHeader';
+  const fields = namesOf(Object.keys(errors));
+  return { status, body: errorBody(issue(code, { fields }), errors) };
 }
 
 /** Sentences of Fastify's own refusals (its messages name internals such as content-type parsers). */
-const FRAMEWORK_MESSAGES = new Map<string, string>([
-  ['FST_ERR_CTP_INVALID_JSON_BODY', 'The body is not valid JSON.'],
-  ['FST_ERR_CTP_EMPTY_JSON_BODY', 'The body is empty; send a JSON object.'],
-  ['FST_ERR_CTP_BODY_TOO_LARGE', 'The body is too large.'],
-  ['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'Send the body as application/json.'],
-  ['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 'The body is not as long as its Content-Length says.'],
-  ['FST_ERR_BAD_URL', 'The address is not valid (it cannot be decoded).'],
-  ['FST_ERR_MAX_PARAM_LENGTH', 'A part of the address is too long.'],
-  ['FST_ERR_ASYNC_CONSTRAINT', 'The request cannot be routed.'],
+const FRAMEWORK_MESSAGES = new Map<string, ErrorCode>([
+  ['FST_ERR_CTP_INVALID_JSON_BODY', 'badJson'],
+  ['FST_ERR_CTP_EMPTY_JSON_BODY', 'emptyJson'],
+  ['FST_ERR_CTP_BODY_TOO_LARGE', 'bodyTooLarge'],
+  ['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'mediaType'],
+  ['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 'contentLength'],
+  ['FST_ERR_BAD_URL', 'badAddress'],
+  ['FST_ERR_MAX_PARAM_LENGTH', 'paramTooLong'],
+  ['FST_ERR_ASYNC_CONSTRAINT', 'notRoutable'],
 ]);
 
 /** Answers an unexpected failure: logged with the request id, which the answer carries. */
@@ -97,7 +170,7 @@ function internalError(error: unknown, request: FastifyRequest, reply: FastifyRe
   return reply
     .status(500)
     .header(REQUEST_ID_HEADER, request.id)
-    .send({ message: 'Internal server error.', request_id: request.id });
+    .send({ ...errorBody(issue('internal')), request_id: request.id });
 }
 
 /** The answer of any error a route, a hook, validation or Fastify itself raised. */
@@ -105,7 +178,7 @@ function answerError(error: FastifyError | ApiError, request: FastifyRequest, re
   reply.header(REQUEST_ID_HEADER, request.id);
   if (error instanceof ApiError) {
     if (error.statusCode >= 500) return internalError(error, request, reply);
-    return reply.status(error.statusCode).send({ message: error.message, errors: error.errors });
+    return reply.status(error.statusCode).send(errorBody(error.issue, error.errors));
   }
   if (error.validation) {
     const { status, body } = validationAnswer(error);
@@ -115,8 +188,12 @@ function answerError(error: FastifyError | ApiError, request: FastifyRequest, re
   // Only a client's fault keeps its status; anything else (no status, 5xx, a mistaken 1xx-3xx) is ours.
   if (typeof status !== 'number' || status < 400 || status >= 500)
     return internalError(error, request, reply);
-  const message = FRAMEWORK_MESSAGES.get(error.code) ?? error.message;
-  return reply.status(status).send({ message });
+  // Another refusal of Fastify or a plugin keeps its English sentence under a generic key.
+  const code = FRAMEWORK_MESSAGES.get(error.code);
+  const body = code
+    ? errorBody(issue(code))
+    : { ...errorBody(issue('badRequest')), message: error.message };
+  return reply.status(status).send(body);
 }
 
 /**
@@ -144,6 +221,10 @@ export function installErrorHandler(app: FastifyInstance): void {
   });
   app.setErrorHandler(answerError);
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ message: `No route ${request.method} ${request.url.split('?')[0]}.` });
+    reply
+      .status(404)
+      .send(
+        errorBody(issue('noRoute', { method: request.method, path: request.url.split('?')[0] })),
+      );
   });
 }

@@ -13,6 +13,7 @@
  * - query and path values that should be numbers must be plain decimal text: ajv's coercion would
  *   read `0x10`, `1e3`, ` 1`, `+1`, `01` and `Infinity` as numbers, so `/api/companies/0x10`
  *   would act on record 16. Checked on the raw text, before coercion.
+ * Phone numbers (`format: phone`) are also rewritten to E.164 on the way in (./phone.ts).
  */
 import { Ajv, type AnySchema, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -27,7 +28,16 @@ import {
   YEAR_MIN,
 } from '../../src/schema/limits.ts';
 import { type JsonSchema, SHARED_DEFINITIONS, toWireSchema } from '../../src/schema/model.ts';
-import { declareVocabulary } from '../../src/schema/vocabulary.ts';
+import {
+  ERROR_TEXTS,
+  type ErrorCode,
+  type ErrorIssue,
+  errorText,
+  type FieldErrors,
+  issue,
+} from '../../src/schema/errors.ts';
+import { declareVocabulary, type UrlKind } from '../../src/schema/vocabulary.ts';
+import { addPhoneFormat, addPhoneNormalising } from './phone.ts';
 
 /** The context Fastify hands a validate function (the parent of the data, for coercion). */
 type DataValidationCxt = Parameters<ValidateFunction>[1];
@@ -75,12 +85,14 @@ function createAjv(options: Options): Ajv {
     validate: (value: string) =>
       value.trim() === '' || value.split(/[,;]/).every((part) => EMAIL.test(part.trim())),
   });
+  // A valid phone number in any spelling, stored as E.164 (./phone.ts).
+  addPhoneFormat(ajv);
   declareVocabulary(ajv);
   ajv.addKeyword({
     keyword: READ_ONLY_KEYWORD,
     schemaType: 'boolean',
     validate: (refuse: boolean) => !refuse,
-    error: { message: 'is read-only' },
+    error: { message: ERROR_TEXTS.readOnly },
   });
   // Entity schemas may refer to the shared definitions (`definitions.json#/definitions/<name>`).
   ajv.addSchema(boundIntegers(sharedDefinitions as JsonSchema), SHARED_DEFINITIONS);
@@ -116,6 +128,7 @@ export function boundIntegers(schema: JsonSchema): JsonSchema {
     out.minimum = typeof schema.minimum === 'number' ? Math.max(schema.minimum, INT_MIN) : INT_MIN;
     out.maximum = typeof schema.maximum === 'number' ? Math.min(schema.maximum, INT_MAX) : INT_MAX;
   }
+  addPhoneNormalising(schema, out);
   const child = (value: unknown): unknown => (isSchemaObject(value) ? boundIntegers(value) : value);
   for (const key of [...ONE_SCHEMA, ...CONDITIONAL])
     if (key in schema) out[key] = child(schema[key]);
@@ -142,7 +155,7 @@ export function boundIntegers(schema: JsonSchema): JsonSchema {
 const pointer = (key: string | number) =>
   `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
-const NUL_MESSAGE = 'must not contain the character NUL (\\u0000)';
+const NUL_MESSAGE = ERROR_TEXTS.nul;
 
 /**
  * Every text and every key holding a NUL character, as errors at their paths. Iterative: a body of
@@ -167,8 +180,13 @@ export function nulErrors(data: unknown): ErrorObject[] {
   return errors;
 }
 
-function textError(instancePath: string, keyword: string, message: string): ErrorObject {
-  return { instancePath, schemaPath: '#', keyword, params: {}, message };
+function textError(
+  instancePath: string,
+  keyword: string,
+  message: string,
+  params: Record<string, unknown> = {},
+): ErrorObject {
+  return { instancePath, schemaPath: '#', keyword, params, message };
 }
 
 type NumberKind = 'integer' | 'number';
@@ -187,8 +205,8 @@ function numericProperties(schema: AnySchema): Map<string, NumberKind> {
 }
 
 const DECIMAL_MESSAGES: Record<NumberKind, string> = {
-  integer: 'must be a whole number in decimal digits',
-  number: 'must be a number in decimal digits',
+  integer: ERROR_TEXTS.integerText,
+  number: ERROR_TEXTS.numberText,
 };
 
 /** Query or path text that ajv would coerce loosely (`0x10`, `1e3`, ` 1`, `Infinity`). */
@@ -201,7 +219,7 @@ function looseNumberErrors(data: unknown, numeric: Map<string, NumberKind>): Err
     const texts = (Array.isArray(raw) ? raw : [raw]).filter((item) => typeof item === 'string');
     const pattern = kind === 'integer' ? INTEGER_TEXT : NUMBER_TEXT;
     if (texts.some((text) => !pattern.test(text)))
-      errors.push(textError(pointer(name), 'type', DECIMAL_MESSAGES[kind]));
+      errors.push(textError(pointer(name), 'type', DECIMAL_MESSAGES[kind], { decimal: kind }));
   }
   return errors;
 }
@@ -338,31 +356,102 @@ export interface ValidationIssue {
   message?: string;
 }
 
+/** The code of an ajv keyword (the keyword's own name where it is one). */
+const KEYWORD_CODES: Record<string, ErrorCode> = {
+  maxLength: 'maxLength',
+  minLength: 'minLength',
+  maxItems: 'maxItems',
+  minItems: 'minItems',
+  uniqueItems: 'duplicateItems',
+  maximum: 'maximum',
+  minimum: 'minimum',
+  exclusiveMaximum: 'exclusiveMaximum',
+  exclusiveMinimum: 'exclusiveMinimum',
+  pattern: 'pattern',
+  type: 'type',
+  nul: 'nul',
+  [READ_ONLY_KEYWORD]: 'readOnly',
+};
+
+/** Formats with a sentence of their own; any other names the format. */
+const FORMAT_CODES: Record<string, ErrorCode> = {
+  email: 'email',
+  'email-list': 'email',
+  date: 'date',
+  'date-time': 'dateTime',
+  uri: 'uri',
+  phone: 'phone',
+};
+
+const URL_CODES: Record<UrlKind, ErrorCode> = {
+  web: 'urlWeb',
+  app: 'urlApp',
+  'web-or-app': 'urlWebOrApp',
+};
+
+const DECIMAL_CODES: Record<NumberKind, ErrorCode> = {
+  integer: 'integerText',
+  number: 'numberText',
+};
+
+const isUrlKind = (kind: unknown): kind is UrlKind =>
+  typeof kind === 'string' && Object.hasOwn(URL_CODES, kind);
+
+/** One ajv error as an issue; ajv's own sentence stays the English text. */
+function issueOf(error: ValidationIssue): ErrorIssue {
+  const text = error.message;
+  const params = error.params;
+  const limit =
+    typeof params.limit === 'number' || typeof params.limit === 'string' ? params.limit : undefined;
+  switch (error.keyword) {
+    case 'required':
+      return issue('required');
+    case 'additionalProperties':
+      return issue('unknownField');
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[]).filter((value) => value !== null);
+      return issue('enum', { values: allowed.join(', ') });
+    }
+    case 'format': {
+      const format = String(params.format);
+      const code = FORMAT_CODES[format];
+      return code ? { ...issue(code), text } : { ...issue('format', { format }), text };
+    }
+    case 'x-url':
+      return isUrlKind(params.kind) ? issue(URL_CODES[params.kind]) : { ...issue('invalid'), text };
+    case 'type': {
+      const decimal = (Object.keys(DECIMAL_CODES) as NumberKind[]).find(
+        (kind) => params.decimal === kind,
+      );
+      if (decimal) return issue(DECIMAL_CODES[decimal]);
+      return { ...issue('type', { type: String(params.type) }), text };
+    }
+    case 'pattern':
+      return { ...issue('pattern', { pattern: String(params.pattern) }), text };
+  }
+  const code = KEYWORD_CODES[error.keyword];
+  if (!code) return { ...issue('invalid'), ...(text ? { text } : {}) };
+  return { ...issue(code, limit === undefined ? undefined : { limit }), ...(text ? { text } : {}) };
+}
+
 /**
- * Turns ajv errors into `{ "<field.path>": ["message"] }`, naming the field. Built in a Map: a
+ * Turns ajv errors into `{ "<field.path>": [issue] }`, naming the field. Built in a Map: a
  * field may be called `constructor` or `__proto__` (an unknown field a client sent), which a
  * plain object would answer from its prototype.
  */
-export function fieldErrors(errors: ValidationIssue[], prefix = ''): Record<string, string[]> {
-  const out = new Map<string, string[]>();
+export function fieldErrors(errors: ValidationIssue[], prefix = ''): FieldErrors {
+  const out = new Map<string, ErrorIssue[]>();
   for (const error of errors) {
     if (error.keyword === 'type' && error.schemaPath.includes('/anyOf/')) continue;
     const path = error.instancePath.split('/').filter(Boolean).map(unescapeSegment);
-    let message = error.message ?? 'is invalid';
-    if (error.keyword === 'required') {
-      path.push(String(error.params.missingProperty));
-      message = 'is required';
-    } else if (error.keyword === 'additionalProperties') {
+    if (error.keyword === 'required') path.push(String(error.params.missingProperty));
+    else if (error.keyword === 'additionalProperties')
       path.push(String(error.params.additionalProperty));
-      message = 'is not a known field';
-    } else if (error.keyword === 'enum') {
-      const allowed = (error.params.allowedValues as unknown[]).filter((value) => value !== null);
-      message = `must be one of: ${allowed.join(', ')}`;
-    }
+    const found = issueOf(error);
     const key = [prefix, ...path].filter(Boolean).join('.') || '_';
-    const messages = out.get(key) ?? [];
-    if (!messages.includes(message)) messages.push(message);
-    out.set(key, messages);
+    const list = out.get(key) ?? [];
+    if (!list.some((known) => errorText(known) === errorText(found))) list.push(found);
+    out.set(key, list);
   }
   return Object.fromEntries(out);
 }

@@ -10,7 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { audit } from '../auth/audit.ts';
-import { assertNoErrors, notFound } from '../http/errors.ts';
+import { assertNoErrors, type FieldErrors, issue, notFound } from '../http/errors.ts';
 import { dataSchema } from '../http/lists.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import {
@@ -81,9 +81,9 @@ export async function editRoutes(app: FastifyInstance): Promise<void> {
           .executeTakeFirst();
         if (!key) throw notFound('Translation key');
         const languageIds = await languageIdsOf(trx);
-        const errors: Record<string, string[]> = {};
+        const errors: FieldErrors = {};
         if (body.translation_key !== key.key) {
-          errors.translation_key = [`must be the key of translation ${id} (${key.key})`];
+          errors.translation_key = [issue('keyMismatch', { id, key: key.key })];
         }
         const stored = await translationRows(trx, [id]);
         const storedBy = new Map(stored.map((row) => [Number(row.language_id), row]));
@@ -99,16 +99,18 @@ export async function editRoutes(app: FastifyInstance): Promise<void> {
           const at = `translations.${index}`;
           if (!languageIds.includes(translation.language_id)) {
             (errors[`${at}.language_id`] ??= []).push(
-              `is not a known language: ${translation.language_id}`,
+              issue('unknownLanguage', { value: translation.language_id }),
             );
           } else if (seen.has(translation.language_id)) {
-            (errors[`${at}.language_id`] ??= []).push('appears more than once');
+            (errors[`${at}.language_id`] ??= []).push(issue('appearsTwice'));
           }
           seen.add(translation.language_id);
           const unknown = placeholdersOf(translation.text).filter((name) => !known.has(name));
           if (unknown.length > 0) {
             (errors[`${at}.text`] ??= []).push(
-              `uses unknown placeholders: ${unknown.map((name) => `{{${name}}}`).join(', ')}`,
+              issue('unknownPlaceholders', {
+                placeholders: unknown.map((name) => `{{${name}}}`).join(', '),
+              }),
             );
           }
         });

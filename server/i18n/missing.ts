@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type SqlBool, sql } from 'kysely';
 import { INT_MAX } from '../../src/schema/limits.ts';
-import { assertNoErrors } from '../http/errors.ts';
+import { assertNoErrors, type FieldErrors, issue } from '../http/errors.ts';
 import {
   COUNT_TOTAL,
   listSchema,
@@ -64,11 +64,11 @@ export async function missingRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { entries } = request.body;
       const languageIds = await languageIdsOf(db);
-      const errors: Record<string, string[]> = {};
+      const errors: FieldErrors = {};
       entries.forEach((entry, index) => {
         if (!languageIds.includes(entry.language_id)) {
           errors[`entries.${index}.language_id`] = [
-            `is not a known language: ${entry.language_id}`,
+            issue('unknownLanguage', { value: entry.language_id }),
           ];
         }
       });

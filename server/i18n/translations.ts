@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { type Expression, type SqlBool, sql } from 'kysely';
-import { validationError } from '../http/errors.ts';
+import { issue, validationError } from '../http/errors.ts';
 import {
   COUNT_TOTAL,
   dataSchema,
@@ -115,8 +115,8 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
         .executeTakeFirst();
       if (!language) {
         throw validationError(
-          { language_id: [`is not a known language: ${query.language_id}`] },
-          'Unknown language.',
+          { language_id: [issue('unknownLanguage', { value: query.language_id })] },
+          'languageUnknown',
         );
       }
       const term = query.search?.trim();
@@ -180,8 +180,8 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
         !languageIds.includes(query.missing_language_id)
       ) {
         throw validationError(
-          { missing_language_id: [`is not a known language: ${query.missing_language_id}`] },
-          'Unknown language.',
+          { missing_language_id: [issue('unknownLanguage', { value: query.missing_language_id })] },
+          'languageUnknown',
         );
       }
       const term = query.search?.trim();

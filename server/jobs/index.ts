@@ -114,7 +114,7 @@ async function jobs(app: FastifyInstance, options: JobsOptions): Promise<void> {
       const id = request.params.id.toLowerCase();
       const job = await queue.get(id);
       if (!job) throw notFound('Job');
-      if (job.state !== 'failed') throw new ApiError(409, 'Only a failed job can be retried.');
+      if (job.state !== 'failed') throw new ApiError(409, 'jobNotFailed');
       await queue.retry(job.name, id);
       return { data: await queue.get(id) };
     },

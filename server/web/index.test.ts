@@ -55,7 +55,11 @@ describe('the web app', () => {
   it('answers the API’s 404 for an unknown /api path', async () => {
     const answer = await get('/api/nothing-here');
     expect(answer.statusCode).toBe(404);
-    expect(answer.json()).toEqual({ message: 'No route GET /api/nothing-here.' });
+    expect(answer.json()).toEqual({
+      message: 'No route GET /api/nothing-here.',
+      key: 'app.errors.noRoute',
+      args: { method: 'GET', path: '/api/nothing-here' },
+    });
   });
 
   it('never answers a file outside its folder, nor a 5xx, for hostile paths', async () => {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, errorBody, issue } from '../http/errors.ts';
 
 export interface WebOptions {
   /** Folder of the built web app. */
@@ -24,10 +24,10 @@ function decodedPath(pathname: string): string {
   try {
     decoded = decodeURIComponent(pathname);
   } catch {
-    throw new ApiError(400, 'The address is not valid (it cannot be decoded).');
+    throw new ApiError(400, 'badAddress');
   }
   // A NUL would make the file system calls throw.
-  if (decoded.includes('\u0000')) throw new ApiError(400, 'The address is not valid.');
+  if (decoded.includes('\u0000')) throw new ApiError(400, 'badAddress');
   return decoded;
 }
 
@@ -49,7 +49,9 @@ export default async function web(app: FastifyInstance, options: WebOptions): Pr
   app.get('/*', { config: { access: undefined } }, (request, reply) => {
     const pathname = request.url.split('?')[0];
     if (pathname.startsWith('/api/')) {
-      return reply.status(404).send({ message: `No route ${request.method} ${pathname}.` });
+      return reply
+        .status(404)
+        .send(errorBody(issue('noRoute', { method: request.method, path: pathname })));
     }
     // A file written after start-up (the routes above are made at start-up); a path leading out
     // of the folder is just an app path.

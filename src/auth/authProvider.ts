@@ -1,10 +1,12 @@
 /**
  * react-admin auth provider for POST /api/auth/login, /logout and GET /api/auth/me (through the web
  * app's one API client). `canAccess` mirrors the server's rules (schema x-permissions + the user's
- * permissions) so the UI only hides what the server would refuse anyway.
+ * permissions) so the UI only hides what the server would refuse anyway. Signing in applies the user's
+ * own language (src/i18n/active.ts) before it resolves.
  */
 import { type AuthProvider, HttpError } from 'react-admin';
 import { api, statusOf } from '../dataProvider/apiClient.ts';
+import { applyUserLanguage } from '../i18n/active.ts';
 import { getModel } from '../resources/registry.ts';
 import type { AccessRule } from '../schema/vocabulary.ts';
 import {
@@ -40,6 +42,8 @@ export function createAuthProvider(): AuthProvider {
       });
       if (!answer.token || !answer.user) throw new HttpError('app.login.failed', 200, answer);
       storeSession(answer.token, answer.user);
+      // Before the redirect: the area then renders in the user's language from its first frame.
+      await applyUserLanguage(answer.user.language);
       return { redirectTo: homeOf(answer.user) };
     },
     async logout() {

@@ -98,7 +98,7 @@ function RecentCustomers() {
         {!isPending && (!data || data.length === 0) ? (
           <Typography color="text.secondary">{translate('app.dashboard.noRecent')}</Typography>
         ) : null}
-        <List dense disablePadding data-testid="recent-customers">
+        <List component="div" dense disablePadding data-testid="recent-customers">
           {(data ?? []).map((record) => (
             <ListItemButton
               key={record.id}

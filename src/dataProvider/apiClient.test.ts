@@ -7,7 +7,14 @@ import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { HttpError } from 'react-admin';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApiClient, errorDetails, fieldErrorOf, messageOf, statusOf } from './apiClient.ts';
+import {
+  createApiClient,
+  errorDetails,
+  fieldErrorOf,
+  fieldErrorsOf,
+  messageOf,
+  statusOf,
+} from './apiClient.ts';
 
 const API = 'http://localhost/api';
 const server = setupServer();
@@ -59,6 +66,45 @@ describe('json', () => {
 });
 
 describe('errors', () => {
+  it('carries the server’s keys: each field’s first keyed message and the answer’s key, in react-admin’s text form', async () => {
+    server.use(
+      http.post(`${API}/customers`, () =>
+        HttpResponse.json(
+          {
+            message: 'The data is not valid: email, date_of_birth.',
+            key: 'app.errors.invalidData',
+            args: { fields: 'email, date_of_birth' },
+            errors: {
+              email: ['must match format "email"', 'must NOT have more than 254 characters'],
+              date_of_birth: ['must match format "date"'],
+            },
+            error_keys: {
+              email: [
+                { message: 'app.errors.email' },
+                { message: 'app.errors.maxLength', args: { limit: 254 } },
+              ],
+              date_of_birth: [{ message: 'app.errors.date' }],
+            },
+          },
+          { status: 422 },
+        ),
+      ),
+    );
+    const error = await rejectionOf(client().json('POST', 'customers', { body: {} }));
+    expect(messageOf(error)).toBe(
+      '@@react-admin@@{"message":"app.errors.invalidData","args":{"fields":"email, date_of_birth"}}',
+    );
+    expect(fieldErrorsOf(error)).toEqual({
+      email: '@@react-admin@@{"message":"app.errors.email"}',
+      dateOfBirth: '@@react-admin@@{"message":"app.errors.date"}',
+    });
+    const translate = (text: string) => `«${text.replace(/^@@react-admin@@/, '')}»`;
+    expect(errorDetails(error, translate)).toEqual([
+      'email: «{"message":"app.errors.email"}»',
+      'dateOfBirth: «{"message":"app.errors.date"}»',
+    ]);
+  });
+
   it('makes a 422 an HttpError with camelCase field errors, keeping other keys of the answer', async () => {
     server.use(
       http.post(`${API}/account/password`, () =>
@@ -77,7 +123,9 @@ describe('errors', () => {
     expect(statusOf(error)).toBe(422);
     expect(messageOf(error)).toBe('The new password is not valid.');
     expect(fieldErrorOf(error, 'newPassword')).toBe('is too short; has no digit');
-    expect(errorDetails(error)).toEqual(['newPassword: is too short; has no digit']);
+    expect(errorDetails(error, (text) => text)).toEqual([
+      'newPassword: is too short; has no digit',
+    ]);
     expect((error as HttpError).body).toEqual({
       errors: { newPassword: 'is too short; has no digit' },
       row_errors: [{ row: 1 }],
@@ -167,7 +215,7 @@ describe('forms and files', () => {
     const error = await rejectionOf(client().stream('customers/import', new FormData()));
     expect(statusOf(error)).toBe(422);
     expect(messageOf(error)).toBe(line.message);
-    expect(errorDetails(error)).toEqual(['file: 1 rows have errors']);
+    expect(errorDetails(error, (text) => text)).toEqual(['file: 1 rows have errors']);
     expect((error as HttpError).body).toMatchObject({ row_errors: line.row_errors });
   });
 

@@ -6,6 +6,7 @@
  */
 import { fetchUtils, HttpError } from 'react-admin';
 import { isPlainObject, snakePathToCamel, toCamelDeep } from '../schema/case.ts';
+import { argsOf, encodeKeyed, type KeyedMessage } from '../schema/errors.ts';
 
 export interface HttpResponse {
   status: number;
@@ -42,7 +43,11 @@ export function readStoredToken(): string | null {
   }
 }
 
-/** Field errors as react-admin 5 shows them beside inputs: `{ "<source>": "message" }`. */
+/**
+ * Field errors as react-admin 5 shows them beside inputs: `{ "<source>": "message" }`, the message
+ * the server's translation key with its arguments in react-admin's text form (`encodeKeyed`), which
+ * react-admin's ValidationError and the app's translate() show in the user's language.
+ */
 export type FieldErrors = Record<string, string>;
 
 /** The server's key for errors of the record as a whole (no field). */
@@ -50,15 +55,32 @@ const ROOT_KEY = '_';
 /** Where react-admin looks for a form-level server message (it is notified on submit). */
 export const ROOT_ERROR_SOURCE = 'root.serverError';
 
+const isKeyed = (value: unknown): value is KeyedMessage =>
+  isPlainObject(value) && typeof value.message === 'string';
+
+/** The first keyed message of a field (the one a form shows beside it). */
+function firstKeyed(value: unknown): KeyedMessage | undefined {
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  return list.find(isKeyed);
+}
+
 /**
- * `{ "email_to.email": ["is required"] }` -> `{ "emailTo.email": "is required" }`: paths
- * camelCased segment by segment, the messages of one field joined by '; '.
+ * `{ "email_to.email": ["is required"] }` with `error_keys` `{ "email_to.email": [{ message:
+ * "app.errors.required" }] }` -> `{ "emailTo.email": "@@react-admin@@{…}" }`: paths camelCased
+ * segment by segment, each field's first keyed message (the server lists the most basic first);
+ * a field without a key keeps its sentences, joined by '; '.
  */
-export function toFieldErrors(errors: unknown): FieldErrors {
+export function toFieldErrors(errors: unknown, errorKeys?: unknown): FieldErrors {
   const out: FieldErrors = {};
   if (errors === null || typeof errors !== 'object' || Array.isArray(errors)) return out;
+  const keys = isPlainObject(errorKeys) ? errorKeys : {};
   for (const [key, value] of Object.entries(errors)) {
     const source = key === ROOT_KEY || key === '' ? ROOT_ERROR_SOURCE : snakePathToCamel(key);
+    const keyed = Object.hasOwn(keys, key) ? firstKeyed(keys[key]) : undefined;
+    if (keyed) {
+      out[source] ??= encodeKeyed(keyed);
+      continue;
+    }
     const messages = (Array.isArray(value) ? value : [value])
       .filter((message) => message !== null && message !== undefined && message !== '')
       .map(String);
@@ -69,18 +91,26 @@ export function toFieldErrors(errors: unknown): FieldErrors {
   return out;
 }
 
+/**
+ * The message of an answer as the app shows it: its key and arguments (`encodeKeyed`, translated
+ * by the app's translate()), else the English sentence.
+ */
+function bodyMessage(body: unknown): string | undefined {
+  if (!isPlainObject(body)) return undefined;
+  if (typeof body.key === 'string' && body.key !== '') {
+    const values = argsOf(body.args);
+    return encodeKeyed(values ? { message: body.key, args: values } : { message: body.key });
+  }
+  const message = body.message;
+  return typeof message === 'string' && message !== '' ? message : undefined;
+}
+
 export function isAbortError(error: unknown): boolean {
   return (
     typeof error === 'object' &&
     error !== null &&
     (error as { name?: unknown }).name === 'AbortError'
   );
-}
-
-function bodyMessage(body: unknown): string | undefined {
-  if (body === null || typeof body !== 'object') return undefined;
-  const message = (body as { message?: unknown }).message;
-  return typeof message === 'string' && message !== '' ? message : undefined;
 }
 
 interface HttpErrorLike {
@@ -113,10 +143,18 @@ export function toProviderError(error: unknown, method: string, url: string): un
     const body = error.body ?? null;
     const message = bodyMessage(body) ?? error.message;
     if (error.status === 422) {
-      const { message: _message, errors, ...rest } = isPlainObject(body) ? body : {};
-      return new HttpError(message || 'The data is not valid.', 422, {
+      // The message (English and its key) is the error's message; the body keeps the rest.
+      const {
+        message: _message,
+        key: _key,
+        args: _args,
+        errors,
+        error_keys: errorKeys,
+        ...rest
+      } = isPlainObject(body) ? body : {};
+      return new HttpError(message || 'app.errors.invalidData', 422, {
         ...rest,
-        errors: toFieldErrors(errors),
+        errors: toFieldErrors(errors, errorKeys),
       });
     }
     if (error.status === 409 && isPlainObject(body) && isPlainObject(body.current)) {
@@ -132,11 +170,11 @@ export function toProviderError(error: unknown, method: string, url: string): un
     return new HttpError(message || `HTTP error ${error.status}`, error.status, body);
   }
   const reason = error instanceof Error ? error.message : String(error);
-  const networkError = new HttpError(
-    `Cannot reach the server (${method} ${url}): ${reason || 'network error'}.`,
-    0,
-    null,
-  );
+  // The message is a translation key (the user reads it); what failed stays in the cause.
+  const networkError = new HttpError('app.errors.unreachable', 0, {
+    request: `${method} ${url}`,
+    reason: reason || 'network error',
+  });
   networkError.cause = error;
   return networkError;
 }
@@ -179,16 +217,25 @@ export function messageOf(error: unknown, fallback = 'ra.notification.http_error
  */
 export function fieldErrorsOf(error: unknown): FieldErrors {
   if (!(error instanceof HttpError)) return {};
-  const errors = (error.body as { errors?: unknown } | null)?.errors;
+  const body = error.body as { errors?: unknown; error_keys?: unknown } | null;
+  const errors = body?.errors;
   return error.status === 422 && isPlainObject(errors)
     ? (errors as FieldErrors)
-    : toFieldErrors(errors);
+    : toFieldErrors(errors, body?.error_keys);
 }
 
 /** The server's message for one field (camelCase path) of a failed call, or undefined. */
 export const fieldErrorOf = (error: unknown, source: string): string | undefined =>
   fieldErrorsOf(error)[source];
 
-/** The field errors as lines `<field>: <message>`, for an alert that lists them. */
-export const errorDetails = (error: unknown): string[] =>
-  Object.entries(fieldErrorsOf(error)).map(([source, message]) => `${source}: ${message}`);
+/**
+ * The field errors as lines `<field>: <message>`, each message in the user's language (`translate`
+ * is react-admin's; it reads the keyed form), for an alert that lists them.
+ */
+export const errorDetails = (
+  error: unknown,
+  translate: (key: string, options?: Record<string, unknown>) => string,
+): string[] =>
+  Object.entries(fieldErrorsOf(error)).map(
+    ([source, message]) => `${source}: ${translate(message, { _: message })}`,
+  );

@@ -131,7 +131,8 @@ describe('errors', () => {
     const error = (await rejectionOf(provider().getOne('companies', { id: 1 }))) as HttpError;
     expect(error).toBeInstanceOf(HttpError);
     expect(error.status).toBe(0);
-    expect(error.message).toContain(`Cannot reach the server (GET ${API}/companies/1)`);
+    expect(error.message).toBe('app.errors.unreachable');
+    expect(error.body).toMatchObject({ request: `GET ${API}/companies/1` });
     expect(error.cause).toBeInstanceOf(TypeError);
   });
 

@@ -6,6 +6,7 @@ import {
   formatChf,
   formatDate,
   formatDateTime,
+  formatFileSize,
   formatNumber,
   isChf,
   toServerDate,
@@ -70,5 +71,23 @@ describe('numbers', () => {
   it('recognise amounts in CHF by their schema hint', () => {
     expect(isChf({ 'x-widget': 'chf' })).toBe(true);
     expect(isChf({})).toBe(false);
+  });
+});
+
+describe('file sizes', () => {
+  it('read as B, KB, MB with Swiss numbers, one decimal below 10 of a unit', () => {
+    expect(formatFileSize(0)).toBe('0 B');
+    expect(formatFileSize(850)).toBe('850 B');
+    expect(formatFileSize(1536)).toBe('1.5 KB');
+    expect(formatFileSize(1024)).toBe('1 KB');
+    expect(formatFileSize(12_800)).toBe('13 KB');
+    expect(formatFileSize(3.4 * 1024 * 1024)).toBe('3.4 MB');
+    expect(formatFileSize(1024 * 1024 - 1)).toBe('1 MB');
+    expect(formatFileSize(900 * 1024 * 1024 * 1024)).toBe('900 GB');
+    expect(formatFileSize(1500 * 1024 * 1024 * 1024)).toBe('1.5 TB');
+    expect(formatFileSize(5000 * 1024 ** 4)).toBe("5'000 TB");
+    expect(formatFileSize(null)).toBe('');
+    expect(formatFileSize(-1)).toBe('');
+    expect(formatFileSize('abc')).toBe('');
   });
 });

@@ -94,6 +94,32 @@ export function formatNumber(value: unknown, options: { decimals?: number } = {}
   return apostrophe(format.format(number));
 }
 
+const FILE_SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/**
+ * A file size as people read it: '850 B', '1.5 KB', '12 KB', '3.4 MB' (units of 1024, Swiss
+ * numbers; one decimal below 10 of a unit, none above). '' when empty or not a size.
+ */
+export function formatFileSize(bytes: unknown): string {
+  if (bytes === null || bytes === undefined || bytes === '') return '';
+  const number = typeof bytes === 'number' ? bytes : Number(bytes);
+  if (!Number.isFinite(number) || number < 0) return '';
+  let unit = 0;
+  let scaled = number;
+  while (scaled >= 1024 && unit < FILE_SIZE_UNITS.length - 1) {
+    scaled /= 1024;
+    unit += 1;
+  }
+  // 1023.96 KB rounds to 1024: show it as 1 MB instead.
+  let rounded =
+    unit === 0 ? scaled : Math.round(scaled * (scaled < 10 ? 10 : 1)) / (scaled < 10 ? 10 : 1);
+  if (rounded >= 1024 && unit < FILE_SIZE_UNITS.length - 1) {
+    rounded = 1;
+    unit += 1;
+  }
+  return `${formatNumber(rounded)} ${FILE_SIZE_UNITS[unit]}`;
+}
+
 /** An amount in Swiss francs: 'CHF 1'234.50' ('CHF -12.00'); '' when empty or not a number. */
 export function formatChf(value: unknown): string {
   const text = formatNumber(value, { decimals: 2 });

@@ -237,16 +237,17 @@ describe('translate', () => {
     ]);
   });
 
-  it('translates the sentences the server answers', async () => {
+  it('translates the server’s error keys with their arguments (react-admin’s text form)', async () => {
     const { client } = fakeClient();
     const provider = await createI18nProvider('de', { client });
-    expect(provider.translate('is required', { _: 'is required' })).toBe('Pflichtfeld');
-    expect(provider.translate('must NOT have more than 100 characters; is required')).toBe(
-      'Höchstens 100 Zeichen; Pflichtfeld',
+    const keyed = (message: string, args?: Record<string, string | number>) =>
+      `@@react-admin@@${JSON.stringify({ message, args })}`;
+    expect(provider.translate(keyed('app.serverErrors.required'))).toBe('Pflichtfeld');
+    expect(provider.translate(keyed('app.serverErrors.maxLength', { limit: 100 }))).toBe(
+      'Höchstens 100 Zeichen',
     );
-    expect(provider.translate('Something the server never says')).toBe(
-      'Something the server never says',
-    );
+    // An English sentence is no key: shown as it is, never pattern-matched.
+    expect(provider.translate('is required', { _: 'is required' })).toBe('is required');
   });
 });
 

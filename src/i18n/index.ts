@@ -11,8 +11,8 @@
  *
  * A key missing in the chosen language shows the de text, else the en text, else react-admin's
  * default (`_`), else the key made readable ("resources.users.fields.firstName" → "First name") —
- * never the raw key — and is reported (./missing.ts). Sentences the server answers are translated
- * through ./serverMessages.ts. Keys are flat and dotted (i18next keySeparator off).
+ * never the raw key — and is reported (./missing.ts). The server's errors arrive as keys with
+ * arguments in react-admin's text form (src/schema/errors.ts `encodeKeyed`). Keys are flat and dotted (i18next keySeparator off).
  */
 import { createInstance, type i18n as I18next, type Resource } from 'i18next';
 import { getI18nProvider } from 'ra-i18n-i18next';
@@ -26,7 +26,7 @@ import {
   retryOnce,
 } from './api.ts';
 import { createMissingKeyReporter, type MissingKeyReporter } from './missing.ts';
-import { translateServerMessage } from './serverMessages.ts';
+import { decodeKeyed } from '../schema/errors.ts';
 
 export const LANGUAGES = ['de', 'en', 'fr', 'it'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -246,11 +246,11 @@ export async function createI18nProvider(
     const chosen = instance.language;
     const plural = values.smart_count !== undefined || values.count !== undefined;
     if (catalogue.has(chosen, key, plural)) return base.translate(key, values);
+    // A message with arguments in react-admin's text form (a server error's key, see
+    // src/schema/errors.ts): its key translated with its arguments.
+    const keyed = decodeKeyed(key);
+    if (keyed) return translate(keyed.message, { ...keyed.args, _: keyed.message });
     if (!catalogue.looksLikeKey(key)) {
-      const server = translateServerMessage(key, (messageKey, messageValues) =>
-        translate(messageKey, messageValues),
-      );
-      if (server !== undefined) return server;
       return values._ !== undefined ? base.translate(key, values) : key;
     }
     const inFallback = fallbacks.some(
@@ -304,7 +304,8 @@ export async function createI18nProvider(
         locale: abbreviation,
         name: translate(`app.languageNames.${abbreviation}`),
       })),
-    changeLocale: async (locale: string) => {
+    /** `save: false` when the language came from the user's preferences (applied at sign-in). */
+    changeLocale: async (locale: string, options?: { save?: boolean }) => {
       if (!known(locale)) throw new Error(`Unknown language ${locale}`);
       await ensureLoaded(locale);
       await base.changeLocale(locale);
@@ -314,7 +315,7 @@ export async function createI18nProvider(
         // Storage refused: the choice lasts for this page.
       }
       if (typeof document !== 'undefined') document.documentElement.lang = locale;
-      void save(locale);
+      if (options?.save !== false) void save(locale);
     },
   };
 }

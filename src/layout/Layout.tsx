@@ -15,7 +15,14 @@ function CrmAppBar() {
 
 export function Layout({ children }: { children: ReactNode }) {
   return (
-    <RaLayout menu={AreaMenu} appBar={CrmAppBar}>
+    <RaLayout
+      menu={AreaMenu}
+      appBar={CrmAppBar}
+      // The page may not grow past the screen to fit its widest content (react-admin's
+      // `min-width: fit-content`): a wide table scrolls inside its card (src/theme.ts), the rest
+      // wraps, so nothing ends up beyond the right edge of a 1024 px tablet.
+      sx={{ minWidth: 0, '& .RaLayout-content': { minWidth: 0 } }}
+    >
       <DataProgressBar />
       {children}
     </RaLayout>

@@ -26,7 +26,9 @@ import type { FieldModel, JsonSchema, ResourceModel } from '../schema/model.ts';
 import { useArea } from '../shell/area.ts';
 import { resourceRoute } from '../shell/paths.ts';
 import { enumKey, fieldLabelKey, objectLabelKey } from '../schema/labels.ts';
+import { PHONE_FORMAT } from '../schema/phone.ts';
 import { enumChoices } from './labels.ts';
+import { PhoneField } from './PhoneField.tsx';
 
 interface FieldOptions {
   /** In a list: compact variants (no nested objects, small images). */
@@ -102,6 +104,8 @@ function nestedField(
     );
   }
   if (schema.format === 'email') return <EmailField key={source} source={source} label={label} />;
+  if (schema.format === PHONE_FORMAT)
+    return <PhoneField key={source} source={source} label={label} />;
   return <TextField key={source} source={source} label={label} />;
 }
 
@@ -194,6 +198,7 @@ export function fieldFor(
         );
       }
       if (schema.format === 'email') return <EmailField {...common} />;
+      if (schema.format === PHONE_FORMAT) return <PhoneField {...common} />;
       if (schema.format === 'uri') return <UrlField {...common} />;
       if (schema['x-widget'] === 'textarea' && !options.inList) {
         return <TextField {...common} sx={{ whiteSpace: 'pre-wrap' }} />;

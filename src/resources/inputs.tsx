@@ -4,15 +4,18 @@
  * pattern, email); the server's 422 answers show beside the same inputs.
  */
 import { Box, Typography } from '@mui/material';
-import type { ReactElement } from 'react';
+import { type ReactElement, type ReactNode, useMemo, useState } from 'react';
 import {
   ArrayInput,
   AutocompleteArrayInput,
   AutocompleteInput,
   BooleanInput,
   CheckboxGroupInput,
+  ChoicesContextProvider,
   email,
+  type FilterPayload,
   maxLength,
+  type RaRecord,
   maxValue,
   minLength,
   minValue,
@@ -27,13 +30,25 @@ import {
   SimpleFormIterator,
   TextInput,
   TimeInput,
+  useChoicesContext,
+  useGetRecordRepresentation,
+  useLocale,
   useTranslate,
   type Validator,
 } from 'react-admin';
 import { LocalizedDateInput } from '../i18n/components.tsx';
-import type { FieldModel, JsonSchema, ResourceModel } from '../schema/model.ts';
+import {
+  type FieldModel,
+  hasRecordLabel,
+  type JsonSchema,
+  LABEL_SORT,
+  labelSearchable,
+  type ResourceModel,
+} from '../schema/model.ts';
+import type { ReferenceFilter } from '../schema/vocabulary.ts';
 import { fieldLabelKey, objectLabelKey } from '../schema/labels.ts';
-import { enumChoices } from './labels.ts';
+import { LONG_LIST, matchesTyped, sortByLabel, sortedEnumChoices } from './labels.ts';
+import { getModel, hasModel } from './registry.ts';
 
 export function validatorsFor(schema: JsonSchema, isRequired: boolean): Validator[] {
   const validators: Validator[] = [];
@@ -52,6 +67,149 @@ export function validatorsFor(schema: JsonSchema, isRequired: boolean): Validato
   return validators;
 }
 
+interface EnumInputProps {
+  source: string;
+  label: string;
+  validate?: Validator[];
+  /** The enum's schema (for a list of values: its items). */
+  schema: JsonSchema;
+  enumName: string;
+  /** A list of values (checkboxes, a multiple select or autocomplete). */
+  multiple?: boolean;
+  /** Shown in a list's filter bar (react-admin reads it from the element). */
+  alwaysOn?: boolean;
+}
+
+/** Type-ahead of an enum: the option's label contains the typed text, accents and case aside. */
+const matchChoice = (typed: string, choice: { name?: unknown }) =>
+  matchesTyped(typed, String(choice.name ?? ''));
+
+/**
+ * An enum picker: options named in the user's language and sorted by that name (Intl.Collator),
+ * an autocomplete with type-ahead when longer than LONG_LIST (nationality, country), else a select
+ * (a list of values: checkboxes up to six).
+ */
+export function EnumInput({
+  schema,
+  enumName,
+  multiple,
+  alwaysOn: _alwaysOn,
+  ...props
+}: EnumInputProps) {
+  const translate = useTranslate();
+  const locale = useLocale();
+  const choices = useMemo(
+    () => sortedEnumChoices(schema, enumName, (key) => translate(key), locale),
+    [schema, enumName, translate, locale],
+  );
+  const common = { ...props, choices, translateChoice: false };
+  if (multiple) {
+    if (choices.length > LONG_LIST)
+      return <AutocompleteArrayInput {...common} matchSuggestion={matchChoice} />;
+    if (choices.length <= 6) return <CheckboxGroupInput {...common} />;
+    return <SelectArrayInput {...common} />;
+  }
+  if (choices.length > LONG_LIST)
+    return <AutocompleteInput {...common} matchSuggestion={matchChoice} />;
+  return <SelectInput {...common} />;
+}
+
+/**
+ * Inside a ReferenceInput: the fetched records sorted by their label in the user's language (the
+ * server already sends them by label, `sort=_label`; the records already chosen join the list and
+ * must fall into place too). `local`: the server cannot search the label (products are named by
+ * translation), so everything was loaded and typing filters here instead of asking the server.
+ */
+function LabelSortedChoices({
+  reference,
+  local,
+  children,
+}: {
+  reference: string;
+  local: boolean;
+  children: ReactNode;
+}) {
+  const context = useChoicesContext();
+  const representation = useGetRecordRepresentation(reference);
+  const locale = useLocale();
+  const [typed, setTyped] = useState('');
+  const value = useMemo(() => {
+    const labelOf = (record: RaRecord) => String(representation(record) ?? '');
+    const all = context.allChoices ?? [];
+    const visible = local ? all.filter((record) => matchesTyped(typed, labelOf(record))) : all;
+    const sorted = sortByLabel(visible, labelOf, locale);
+    // Object.assign keeps the context's own variant (pending, error, success) and replaces only
+    // the choices and, when filtering here, what typing does.
+    return Object.assign({}, context, {
+      allChoices: sorted,
+      availableChoices: sorted,
+      ...(local
+        ? { setFilters: (filters: FilterPayload) => setTyped(String(filters.q ?? '')) }
+        : {}),
+    });
+  }, [context, representation, locale, local, typed]);
+  return <ChoicesContextProvider value={value}>{children}</ChoicesContextProvider>;
+}
+
+/** How many records a picker asks for at once; all of them when it filters itself. */
+const PICKER_PAGE = 50;
+const PICKER_ALL = 500;
+
+export interface ReferencePickerProps {
+  source: string;
+  /** The referenced resource. */
+  reference: string;
+  label: string;
+  validate?: Validator[];
+  /** Only records matching these list filters are offered (`x-reference-filter`). */
+  filter?: ReferenceFilter;
+  /** Several records (a list of ids). */
+  multiple?: boolean;
+  /** Shown in a list's filter bar (react-admin reads it from the element). */
+  alwaysOn?: boolean;
+}
+
+/**
+ * A picker of one or several records of another resource, with type-ahead: offered by their label
+ * in the user's language (asked sorted by `_label`, sorted again here with Intl.Collator), limited
+ * to suitable records by the field's `x-reference-filter` (the server refuses others on write).
+ */
+export function ReferencePicker({
+  source,
+  reference,
+  label,
+  validate,
+  filter,
+  multiple,
+}: ReferencePickerProps) {
+  const target = hasModel(reference) ? getModel(reference) : undefined;
+  const local = target ? !labelSearchable(target) : false;
+  const sort =
+    target && hasRecordLabel(target)
+      ? { field: LABEL_SORT, order: 'ASC' as const }
+      : { field: 'id', order: 'ASC' as const };
+  const common = {
+    source,
+    reference,
+    sort,
+    filter,
+    perPage: local ? PICKER_ALL : PICKER_PAGE,
+  };
+  return multiple ? (
+    <ReferenceArrayInput {...common}>
+      <LabelSortedChoices reference={reference} local={local}>
+        <AutocompleteArrayInput label={label} validate={validate} />
+      </LabelSortedChoices>
+    </ReferenceArrayInput>
+  ) : (
+    <ReferenceInput {...common}>
+      <LabelSortedChoices reference={reference} local={local}>
+        <AutocompleteInput label={label} validate={validate} />
+      </LabelSortedChoices>
+    </ReferenceInput>
+  );
+}
+
 function plainInput(
   resource: string,
   path: string,
@@ -60,21 +218,23 @@ function plainInput(
   isRequired: boolean,
 ): ReactElement {
   const label = fieldLabelKey(resource, path);
-  const props = { key: source, source, label, validate: validatorsFor(schema, isRequired) };
-  if (schema.type === 'boolean') return <BooleanInput {...props} />;
-  if (schema.type === 'integer') return <NumberInput {...props} step={1} />;
-  if (schema.type === 'number') return <NumberInput {...props} />;
+  const props = { source, label, validate: validatorsFor(schema, isRequired) };
+  if (schema.type === 'boolean') return <BooleanInput key={source} {...props} />;
+  if (schema.type === 'integer') return <NumberInput key={source} {...props} step={1} />;
+  if (schema.type === 'number') return <NumberInput key={source} {...props} />;
   if (schema.enum)
     return (
-      <SelectInput
+      <EnumInput
+        key={source}
         {...props}
-        choices={enumChoices(schema, schema['x-enum'] ?? `${resource}.${path}`)}
+        schema={schema}
+        enumName={schema['x-enum'] ?? `${resource}.${path}`}
       />
     );
-  if (schema.format === 'date') return <LocalizedDateInput {...props} />;
-  if (schema.format === 'date-time') return <LocalizedDateInput {...props} showTime />;
-  if (schema.format === 'time') return <TimeInput {...props} />;
-  return <TextInput {...props} type={schema.format === 'email' ? 'email' : 'text'} />;
+  if (schema.format === 'date') return <LocalizedDateInput key={source} {...props} />;
+  if (schema.format === 'date-time') return <LocalizedDateInput key={source} {...props} showTime />;
+  if (schema.format === 'time') return <TimeInput key={source} {...props} />;
+  return <TextInput key={source} {...props} type={schema.format === 'email' ? 'email' : 'text'} />;
 }
 
 function ObjectInput({ model, field }: { model: ResourceModel; field: FieldModel }) {
@@ -117,33 +277,31 @@ export function inputFor(model: ResourceModel, field: FieldModel): ReactElement 
   const label = fieldLabelKey(model.name, field.name);
   const { schema } = field;
   const validate = validatorsFor(schema, field.required);
-  const common = { key: source, source, label, validate };
+  const common = { source, label, validate };
   switch (field.kind) {
     case 'reference':
-      return (
-        <ReferenceInput key={source} source={source} reference={field.reference ?? ''}>
-          <AutocompleteInput label={label} validate={validate} />
-        </ReferenceInput>
-      );
     case 'references':
       return (
-        <ReferenceArrayInput
+        <ReferencePicker
           key={source}
-          source={source}
+          {...common}
           reference={field.reference ?? ''}
-          perPage={100}
-        >
-          <AutocompleteArrayInput label={label} />
-        </ReferenceArrayInput>
+          filter={field.referenceFilter}
+          multiple={field.kind === 'references'}
+        />
       );
-    case 'enumArray': {
-      const choices = enumChoices(schema.items ?? {}, field.enumName ?? '');
-      return choices.length <= 6 ? (
-        <CheckboxGroupInput {...common} choices={choices} />
-      ) : (
-        <SelectArrayInput {...common} choices={choices} />
+    case 'enum':
+      return <EnumInput key={source} {...common} schema={schema} enumName={field.enumName ?? ''} />;
+    case 'enumArray':
+      return (
+        <EnumInput
+          key={source}
+          {...common}
+          schema={schema.items ?? {}}
+          enumName={field.enumName ?? ''}
+          multiple
+        />
       );
-    }
     case 'object':
       return <ObjectInput key={source} model={model} field={field} />;
     case 'array': {
@@ -166,9 +324,10 @@ export function inputFor(model: ResourceModel, field: FieldModel): ReactElement 
     }
     case 'string':
       if (schema['x-widget'] === 'textarea')
-        return <TextInput {...common} multiline minRows={3} fullWidth />;
+        return <TextInput key={source} {...common} multiline minRows={3} fullWidth />;
       return (
         <TextInput
+          key={source}
           {...common}
           type={
             schema.format === 'email'
@@ -192,30 +351,27 @@ export function filtersFor(model: ResourceModel): ReactElement[] {
   }
   for (const field of model.fields.filter((candidate) => candidate.filter)) {
     const label = fieldLabelKey(model.name, field.name);
-    const props = { key: field.name, source: field.name, label };
+    const props = { source: field.name, label };
     switch (field.kind) {
       case 'boolean':
-        filters.push(<NullableBooleanInput {...props} />);
+        filters.push(<NullableBooleanInput key={field.name} {...props} />);
         break;
       case 'enum':
-        filters.push(
-          <SelectInput {...props} choices={enumChoices(field.schema, field.enumName ?? '')} />,
-        );
-        break;
       case 'enumArray':
         filters.push(
-          <SelectInput
+          <EnumInput
+            key={field.name}
             {...props}
-            choices={enumChoices(field.schema.items ?? {}, field.enumName ?? '')}
+            schema={(field.kind === 'enum' ? field.schema : field.schema.items) ?? {}}
+            enumName={field.enumName ?? ''}
           />,
         );
         break;
       case 'reference':
       case 'references':
+        // A filter finds records by any value, suitable for new choices or not.
         filters.push(
-          <ReferenceInput {...props} reference={field.reference ?? ''}>
-            <AutocompleteInput label={label} />
-          </ReferenceInput>,
+          <ReferencePicker key={field.name} {...props} reference={field.reference ?? ''} />,
         );
         break;
       case 'date':
@@ -231,7 +387,7 @@ export function filtersFor(model: ResourceModel): ReactElement[] {
         );
         break;
       default:
-        filters.push(<TextInput {...props} />);
+        filters.push(<TextInput key={field.name} {...props} />);
     }
   }
   return filters;

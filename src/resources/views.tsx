@@ -3,7 +3,9 @@
  * replace any of them (src/resources/overrides.ts) without repeating its field list. Where they lead
  * (row click, edit and show buttons, after create) comes from ./navigation.ts, so every schema
  * resource is navigable whether or not the spec gives it paths. The edit asks Reload or Overwrite
- * when someone else saved the record meanwhile (./conflict/).
+ * when someone else saved the record meanwhile (./conflict/). Their forms come from ./forms/: the
+ * server's errors beside the fields (the others in a notification) and a question before unsaved
+ * changes are left.
  */
 import {
   Create,
@@ -15,7 +17,6 @@ import {
   SaveButton,
   Show,
   ShowButton,
-  SimpleForm,
   SimpleShowLayout,
   Toolbar,
   TopToolbar,
@@ -27,6 +28,7 @@ import { useArea } from '../shell/area.ts';
 import type { ResourceModel } from '../schema/model.ts';
 import { ConflictGuard } from './conflict/ConflictGuard.tsx';
 import { fieldFor, listFields } from './fields.tsx';
+import { SimpleForm } from './forms/forms.tsx';
 import { filtersFor, inputFor } from './inputs.tsx';
 import { type Navigation, navigationOf } from './navigation.ts';
 import { HistoryButton } from './history/HistoryButton.tsx';

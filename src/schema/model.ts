@@ -5,7 +5,13 @@
 import sharedDefinitions from '../../schemas/definitions.json';
 import { camelToSnake } from './case.ts';
 import { INT_MAX } from './limits.ts';
-import type { XPermissions, XProperty, XResource } from './vocabulary.ts';
+import type {
+  ReferenceFilter,
+  ReferenceFilterValue,
+  XPermissions,
+  XProperty,
+  XResource,
+} from './vocabulary.ts';
 
 export interface JsonSchema extends XProperty {
   $schema?: string;
@@ -65,6 +71,8 @@ export interface FieldModel {
   filter: boolean;
   sortable: boolean;
   reference?: string;
+  /** Only referenced records matching these list filters may be chosen (`x-reference-filter`). */
+  referenceFilter?: ReferenceFilter;
   enumName?: string;
   enumValues?: string[];
 }
@@ -214,6 +222,7 @@ export function buildResourceModel(raw: JsonSchema): ResourceModel {
       filter: prop['x-filter'] === true,
       sortable: isScalar(kind) && prop['x-sortable'] !== false,
       reference: prop['x-reference'],
+      referenceFilter: prop['x-reference-filter'],
       enumName: enumSchema?.['x-enum'] ?? (enumSchema?.enum ? `${name}.${field}` : undefined),
       enumValues: enumSchema?.enum as string[] | undefined,
     };
@@ -248,3 +257,108 @@ export function toWireSchema(schema: JsonSchema): JsonSchema {
 
 export const fieldByName = (model: ResourceModel, name: string): FieldModel | undefined =>
   model.fields.find((field) => field.name === name);
+
+/** Does a value fit a filterable field of the referenced model (its type, its enum)? */
+function fitsFilterField(field: FieldModel, value: string | number | boolean): boolean {
+  switch (field.kind) {
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'enum':
+    case 'enumArray':
+      return typeof value === 'string' && (field.enumValues ?? []).includes(value);
+    case 'integer':
+    case 'reference':
+    case 'references':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    default:
+      // Text filters of a list match parts of words: not a rule a write can be held to.
+      return false;
+  }
+}
+
+/** The values of one `x-reference-filter` condition as a list (one value is a list of one). */
+export const filterValues = (value: ReferenceFilterValue): (string | number | boolean)[] =>
+  Array.isArray(value) ? value : [value];
+
+/**
+ * What is wrong with the `x-reference-filter`s of a set of models (empty when nothing): the
+ * keyword must sit on a reference, name `x-filter` fields of the referenced model (so its list
+ * accepts them as query parameters, which the picker sends), with values those fields can hold:
+ * booleans, enum values, numbers or ids (a text filter of a list matches parts of words, which is
+ * no rule for a write). A list of values means "any of"; a boolean takes one value.
+ */
+export function referenceFilterProblems(models: ResourceModel[]): string[] {
+  const problems: string[] = [];
+  const byName = new Map(models.map((model) => [model.name, model]));
+  for (const model of models) {
+    for (const field of model.fields) {
+      const filter = field.referenceFilter;
+      if (!filter) continue;
+      const at = `${model.name}.${field.name}: x-reference-filter`;
+      const target = field.reference ? byName.get(field.reference) : undefined;
+      if (!target) {
+        problems.push(`${at} needs an x-reference to a known resource`);
+        continue;
+      }
+      for (const [name, value] of Object.entries(filter)) {
+        const other = fieldByName(target, name);
+        if (!other?.filter) {
+          problems.push(`${at}: ${target.name}.${name} is not an x-filter field`);
+          continue;
+        }
+        if (Array.isArray(value) && other.kind === 'boolean') {
+          problems.push(`${at}: ${target.name}.${name} takes one value, not a list`);
+        }
+        for (const item of filterValues(value)) {
+          if (!fitsFilterField(other, item)) {
+            problems.push(
+              `${at}: ${JSON.stringify(item)} is not a value of ${target.name}.${name}`,
+            );
+          }
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+/** The list's `sort` value that orders records by their labels in the user's language. */
+export const LABEL_SORT = '_label';
+
+/** The fields a record's label (the text that stands for it, `x-resource`) is made of. */
+export function labelFields(model: ResourceModel): string[] {
+  const { localizedName, representation = [], recordRepresentation } = model.resource;
+  const names = new Set<string>();
+  if (localizedName) {
+    for (const field of model.fields)
+      if (
+        field.name.startsWith(localizedName) &&
+        /^[A-Z][a-z]$/.test(field.name.slice(localizedName.length))
+      )
+        names.add(field.name);
+  }
+  for (const template of representation)
+    for (const match of template.matchAll(/\{(\w+)\}/g)) names.add(match[1]);
+  if (recordRepresentation) names.add(recordRepresentation);
+  return [...names];
+}
+
+/** Do the model's records have a label (else they show as `#id`)? Lists then take `sort=_label`. */
+export const hasRecordLabel = (model: ResourceModel): boolean => labelFields(model).length > 0;
+
+/**
+ * Does the list's `search` find records by their label? Not when the label is a translation of
+ * the stored value (`x-translate`: products show "Hypothek" for the key `mortgage`), nor when a
+ * field of it is not searched: a picker of such records loads them all and filters as you type.
+ */
+export function labelSearchable(model: ResourceModel): boolean {
+  const search = new Set(model.resource.search ?? []);
+  return (
+    hasRecordLabel(model) &&
+    labelFields(model).every(
+      (name) => search.has(name) && !fieldByName(model, name)?.schema['x-translate'],
+    )
+  );
+}

@@ -14,6 +14,8 @@
  * The dictionaries weigh several MB, so they are loaded with `import()` on the first check only: a
  * browser screen may call the same function, and only then fetches them as a separate chunk.
  */
+import { type ErrorIssue, type FieldErrors, issue } from './errors.ts';
+
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 200;
 
@@ -46,17 +48,17 @@ export function passwordProblems(password: string, confirm?: string): PasswordPr
   return problems;
 }
 
-/** English messages of the problems, for API answers (the UI translates the keys). */
-export const PASSWORD_MESSAGES: Record<PasswordProblem, string> = {
-  required: 'is required',
-  tooShort: `must have at least ${PASSWORD_MIN_LENGTH} characters`,
-  tooLong: `must have at most ${PASSWORD_MAX_LENGTH} characters`,
-  uppercase: 'must contain an uppercase letter',
-  lowercase: 'must contain a lowercase letter',
-  symbol: 'must contain a symbol (a character other than letters, digits and _)',
-  mismatch: 'does not match the new password',
-  common: 'is too easy to guess (a common password or a variation of one)',
-  personal: 'must not be made of your name or e-mail address',
+/** The API's error of each problem (src/schema/errors.ts; the UI translates its key). */
+export const PASSWORD_ISSUES: Record<PasswordProblem, ErrorIssue> = {
+  required: issue('required'),
+  tooShort: issue('passwordLength', { min: PASSWORD_MIN_LENGTH }),
+  tooLong: issue('passwordTooLong', { max: PASSWORD_MAX_LENGTH }),
+  uppercase: issue('passwordUpper'),
+  lowercase: issue('passwordLower'),
+  symbol: issue('passwordSymbol'),
+  mismatch: issue('passwordsDiffer'),
+  common: issue('passwordCommon'),
+  personal: issue('passwordPersonal'),
 };
 
 /**
@@ -70,12 +72,12 @@ export function passwordFieldErrors(
     password: 'new_password',
     confirm: 'confirm_password',
   },
-): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+): FieldErrors {
+  const errors: FieldErrors = {};
   for (const problem of passwordProblems(password, confirm)) {
     const field = problem === 'mismatch' ? fields.confirm : fields.password;
     errors[field] ??= [];
-    errors[field].push(PASSWORD_MESSAGES[problem]);
+    errors[field].push(PASSWORD_ISSUES[problem]);
   }
   return errors;
 }
@@ -221,10 +223,10 @@ export async function checkedPasswordFieldErrors(
     password: 'new_password',
     confirm: 'confirm_password',
   },
-): Promise<Record<string, string[]>> {
+): Promise<FieldErrors> {
   const errors = passwordFieldErrors(password, confirm, fields);
   if (errors[fields.password]) return errors;
   const problem = await passwordStrengthProblem(password, owner);
-  if (problem) errors[fields.password] = [PASSWORD_MESSAGES[problem]];
+  if (problem) errors[fields.password] = [PASSWORD_ISSUES[problem]];
   return errors;
 }

@@ -63,7 +63,21 @@ export interface XProperty {
   'x-group'?: string;
   /** The text is a link, of this kind only (see `isSafeUrl`); the server refuses others (422). */
   'x-url'?: UrlKind;
+  /**
+   * On an `x-reference`: only records matching these list filters of the referenced resource may
+   * be chosen (`{ "isActive": true, "role": ["CONSULTANT", "BACKOFFICE"] }`: field name → value, or
+   * a list of values of which one must match). The picker asks the list with them; the server
+   * refuses another record on write (422 naming the field). Keys must be `x-filter` fields of the
+   * referenced resource (checked when the models are loaded: `referenceFilterProblems`).
+   */
+  'x-reference-filter'?: ReferenceFilter;
 }
+
+/** A value an `x-reference-filter` condition compares with: one value, or a list (any of). */
+export type ReferenceFilterValue = string | number | boolean | (string | number)[];
+
+/** The conditions of `x-reference-filter`, by field name (camelCase) of the referenced resource. */
+export type ReferenceFilter = Record<string, ReferenceFilterValue>;
 
 /**
  * Kinds of links a URL field may hold:
@@ -146,6 +160,7 @@ export const PROPERTY_KEYWORDS = [
   'x-sub-broker',
   'x-group',
   'x-url',
+  'x-reference-filter',
 ] as const;
 
 const KEYWORD_TYPES: Record<string, string | string[]> = {
@@ -165,6 +180,19 @@ const KEYWORD_TYPES: Record<string, string | string[]> = {
   'x-sub-broker': 'boolean',
   'x-group': 'string',
   'x-url': 'string',
+  'x-reference-filter': 'object',
+};
+
+/** The shape of an `x-reference-filter` value, checked by ajv when a schema is compiled. */
+const REFERENCE_FILTER_META = {
+  type: 'object',
+  minProperties: 1,
+  additionalProperties: {
+    anyOf: [
+      { type: ['string', 'number', 'boolean'] },
+      { type: 'array', minItems: 1, items: { type: ['string', 'number'] } },
+    ],
+  },
 };
 
 /** `x-url` validates: a string that is not a link of its kind fails with URL_MESSAGES[kind]. */
@@ -177,6 +205,8 @@ const checkUrl: SchemaValidateFunction = (kind: UrlKind, data: unknown) => {
 /**
  * Declare the vocabulary to an ajv instance. Every keyword but `x-url` is an annotation (no
  * validation effect); `x-url` refuses a string that is not a link of its kind (`isSafeUrl`).
+ * `x-reference-filter` has its shape checked here; records are checked by the CRUD write (it needs
+ * the database).
  */
 export function declareVocabulary(ajv: Ajv): void {
   for (const keyword of [...ROOT_KEYWORDS, ...PROPERTY_KEYWORDS]) {
@@ -190,6 +220,7 @@ export function declareVocabulary(ajv: Ajv): void {
       definition.errors = true;
       definition.validate = checkUrl;
     }
+    if (keyword === 'x-reference-filter') definition.metaSchema = REFERENCE_FILTER_META;
     ajv.addKeyword(definition);
   }
 }

@@ -12,6 +12,7 @@ import {
   type AuthProvider,
   type I18nProvider,
   Notification,
+  type Store,
   useNotify,
 } from 'react-admin';
 import { Navigate, Route, useLocation } from 'react-router-dom';
@@ -81,11 +82,14 @@ export function AreaApp({
   i18nProvider,
   dataProvider,
   authProvider,
+  store,
 }: {
   area: Area;
   i18nProvider: I18nProvider;
   dataProvider: DataProvider;
   authProvider: AuthProvider;
+  /** The app's one react-admin store (src/App.tsx), shared with the public pages; react-admin's default in tests. */
+  store?: Store;
 }) {
   const queryClient = useMemo(
     () =>
@@ -109,6 +113,7 @@ export function AreaApp({
       dataProvider={dataProvider}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
+      store={store}
       queryClient={queryClient}
       loginPage={RedirectToLogin}
       dashboard={() => <ToDashboard area={area} />}

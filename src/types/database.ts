@@ -81,8 +81,8 @@ export interface CustomersTable {
   updated_at: Generated<Timestamp>;
   is_company: Generated<boolean | null>;
   organization: string | null;
-  first_name: string;
-  last_name: string;
+  first_name: string | null;
+  last_name: string | null;
   gender: string | null;
   marital_status: string | null;
   partnership_date: string | null;

@@ -46,17 +46,17 @@ export interface Customer {
   version?: number;
   isCompany?: boolean;
   /**
-   * Company name (companies).
+   * Company name: required for a company (isCompany).
    */
   organization?: string;
   /**
-   * First name; for a company, of its contact person.
+   * First name: required for a person; for a company, of its contact person (optional).
    */
-  firstName: string;
+  firstName?: string;
   /**
-   * Last name; for a company, of its contact person.
+   * Last name: required for a person; for a company, of its contact person (optional).
    */
-  lastName: string;
+  lastName?: string;
   gender?: 'male' | 'female' | 'other';
   maritalStatus?:
     | 'single'
@@ -586,7 +586,7 @@ export interface Customer {
     | 'ZW';
   email?: string;
   /**
-   * E.164 (+41 79 123 45 67, 0041 …) or Swiss local (079 123 45 67).
+   * A phone number in any common spelling (079 123 45 67, +41 79 123 45 67, 0041 …; without a country code Swiss), stored as E.164 (+41791234567).
    */
   phoneNumber?: string;
   /**

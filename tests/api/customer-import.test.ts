@@ -21,6 +21,8 @@ interface RowError {
   column: string | null;
   field: string | null;
   message: string;
+  key: string;
+  args?: Record<string, string | number>;
 }
 let t: TestApp;
 
@@ -159,9 +161,21 @@ describe('preview', () => {
     expect(messages).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^1:date_of_birth:"31.02.1980" is not a date/),
-        '2:last_name:is required',
+        '2:last_name:is required for a person',
         expect.stringMatching(/^3:lead_source:"Zeitungsinserat" is not a known lead source/),
         expect.stringMatching(/^3:is_company:"vielleicht" is not yes or no/),
+      ]),
+    );
+    // Beside each English sentence, its translation key and arguments (the screen shows those).
+    expect(answer.row_errors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          row: 3,
+          field: 'lead_source',
+          key: 'app.errors.unknownLeadSource',
+          args: { value: 'Zeitungsinserat' },
+        }),
+        expect.objectContaining({ row: 2, field: 'last_name', key: 'app.errors.personName' }),
       ]),
     );
   });
@@ -245,9 +259,10 @@ describe('import', () => {
   });
 
   it('streams progress lines and the summary on request', async () => {
+    // The same rows were imported before: imported again on purpose (likely duplicates).
     const response = await importFile(
       fixture('customers-mixed.csv'),
-      { mode: 'skip_invalid' },
+      { mode: 'skip_invalid', duplicates: { all: 'import' } },
       {
         accept: 'application/x-ndjson',
       },

@@ -10,11 +10,17 @@ import { frameworkErrors, installErrorHandler } from '../../server/http/errors.t
 import { idParams } from '../../server/http/params.ts';
 import { queryAjv } from '../../server/http/validation.ts';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
+import { ERROR_TEXTS } from '../../src/schema/errors.ts';
 
 interface ErrorAnswer {
   message: string;
+  key?: string;
+  args?: Record<string, string | number>;
   errors?: Record<string, string[]>;
+  error_keys?: Record<string, Array<{ message: string; args?: Record<string, unknown> }>>;
 }
+
+const ERROR_KEYS = new Set(Object.keys(ERROR_TEXTS).map((code) => `app.errors.${code}`));
 type Row = Record<string, unknown>;
 
 let t: TestApp;
@@ -31,6 +37,18 @@ function expectError(response: LightMyRequestResponse, status: number): ErrorAns
   const answer = response.json() as ErrorAnswer;
   expect(answer.message).toEqual(expect.any(String));
   expect(answer.message.length).toBeGreaterThan(0);
+  // Every refusal names its message and each field's errors by translation keys (DESIGN.md §7).
+  expect(ERROR_KEYS.has(String(answer.key)), `key ${answer.key}`).toBe(true);
+  if (answer.errors) {
+    const keys = answer.error_keys ?? {};
+    for (const [field, messages] of Object.entries(answer.errors)) {
+      const keyed = Object.hasOwn(keys, field) ? keys[field] : [];
+      expect(
+        keyed.map((entry) => ERROR_KEYS.has(entry.message)),
+        field,
+      ).toEqual(messages.map(() => true));
+    }
+  }
   return answer;
 }
 
@@ -327,7 +345,8 @@ describe('Fastify’s own refusals answer our shape (frameworkErrors, server/htt
       ] as const) {
         const response = await app.inject({ method: 'GET', url });
         const answer = expectError(response, status);
-        expect(Object.keys(answer)).toEqual(['message']);
+        expect(Object.keys(answer)).toEqual(['message', 'key']);
+        expect(answer.key).toMatch(/^app\.errors\.\w+$/);
         expect(answer.message).not.toMatch(/FST_|content-type parser/i);
         expect(response.headers['x-request-id']).toMatch(UUID);
       }

@@ -9,11 +9,15 @@ import { isDeepStrictEqual } from 'node:util';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { camelToSnake, snakeToCamel } from '../../src/schema/case.ts';
 import type { FieldModel, JsonSchema, ResourceModel } from '../../src/schema/model.ts';
+import type { ReferenceFilter } from '../../src/schema/vocabulary.ts';
 
 export type Row = Record<string, unknown>;
 export type Send = (options: InjectOptions) => Promise<LightMyRequestResponse>;
-/** Answers the id of an existing record of a resource (for x-reference fields). */
-export type ReferenceResolver = (resource: string) => Promise<number>;
+/**
+ * Answers the id of an existing record of a resource (for x-reference fields), one matching the
+ * field's `x-reference-filter` when it has one.
+ */
+export type ReferenceResolver = (resource: string, filter?: ReferenceFilter) => Promise<number>;
 
 export interface SampleOptions {
   /** 0 for a create, 1, 2, … for later versions: enum values, booleans and numbers differ. */
@@ -32,9 +36,16 @@ export const writableFields = (model: ResourceModel): FieldModel[] =>
 const typeOf = (schema: JsonSchema): string | undefined =>
   typeof schema.type === 'string' ? schema.type : undefined;
 
-/** Every resource named by an x-reference anywhere in the schema tree. */
-function referencesIn(schema: JsonSchema, out = new Set<string>()): Set<string> {
-  if (schema['x-reference']) out.add(schema['x-reference']);
+/**
+ * Every resource named by an x-reference anywhere in the schema tree, with the first
+ * `x-reference-filter` on a reference to it (the sample's one id of it must satisfy it).
+ */
+function referencesIn(
+  schema: JsonSchema,
+  out = new Map<string, ReferenceFilter | undefined>(),
+): Map<string, ReferenceFilter | undefined> {
+  const reference = schema['x-reference'];
+  if (reference) out.set(reference, out.get(reference) ?? schema['x-reference-filter']);
   for (const child of Object.values(schema.properties ?? {})) referencesIn(child, out);
   if (schema.items) referencesIn(schema.items, out);
   return out;
@@ -70,6 +81,9 @@ function formatted(schema: JsonSchema, label: string, context: Context): string 
     case 'time':
       // ajv-formats' time needs a zone; a PostgreSQL `time` column keeps only the clock time.
       return `08:${10 + (variant % 50)}:00Z`;
+    case 'phone':
+      // Already E.164, as the server stores every number (src/schema/phone.ts): echoed unchanged.
+      return `+4179${1234500 + (variant % 100)}`;
     default:
       throw new Error(`samples.ts: no sample for format "${schema.format}" (${label}); add one`);
   }
@@ -210,8 +224,8 @@ export async function sampleBody(model: ResourceModel, options: SampleOptions): 
     suffix: options.suffix ?? randomSuffix(),
     ids: new Map(),
   };
-  for (const resource of referencesIn(model.schema)) {
-    context.ids.set(resource, await options.reference(resource));
+  for (const [resource, filter] of referencesIn(model.schema)) {
+    context.ids.set(resource, await options.reference(resource, filter));
   }
   const body: Row = {};
   for (const field of writableFields(model)) {
@@ -225,15 +239,22 @@ export async function sampleBody(model: ResourceModel, options: SampleOptions): 
  * data, which the tests do not delete), or a new sample record when the resource is empty.
  */
 export function apiReferences(send: Send, models: ResourceModel[]): ReferenceResolver {
-  const resolve = async (resource: string, depth: number): Promise<number> => {
-    const response = await send({
-      method: 'GET',
-      url: `/api/${resource}?sort=id&order=asc&per_page=1`,
-    });
+  const resolve = async (
+    resource: string,
+    depth: number,
+    filter?: ReferenceFilter,
+  ): Promise<number> => {
+    const query = new URLSearchParams({ sort: 'id', order: 'asc', per_page: '1' });
+    for (const [name, value] of Object.entries(filter ?? {}))
+      for (const item of Array.isArray(value) ? value : [value])
+        query.append(camelToSnake(name), String(item));
+    const response = await send({ method: 'GET', url: `/api/${resource}?${query}` });
     if (response.statusCode !== 200)
       throw new Error(`list ${resource}: ${response.statusCode} ${response.body}`);
     const first = (response.json() as { data: Row[] }).data[0];
     if (first) return Number(first.id);
+    if (filter)
+      throw new Error(`samples.ts: no ${resource} matches ${JSON.stringify(filter)}; seed one`);
     const model = models.find((candidate) => candidate.name === resource);
     if (!model) throw new Error(`samples.ts: unknown resource ${resource}`);
     if (depth > models.length)
@@ -243,7 +264,7 @@ export function apiReferences(send: Send, models: ResourceModel[]): ReferenceRes
     });
     return Number(created.id);
   };
-  return (resource) => resolve(resource, 0);
+  return (resource, filter) => resolve(resource, 0, filter);
 }
 
 /** POSTs a sample record and answers the stored record; throws unless the answer is 201. */

@@ -18,6 +18,7 @@ import { resourceDb } from '../../server/db/resource.ts';
 import { ApiError } from '../../server/http/errors.ts';
 import { buildResourceModel, type JsonSchema, type ResourceModel } from '../../src/schema/model.ts';
 import { createTestApp, type TestApp } from './harness.ts';
+import { errorText } from '../../src/schema/errors.ts';
 
 const permissions = {
   read: 'authenticated',
@@ -198,7 +199,13 @@ describe('writes', () => {
     try {
       await promise;
     } catch (error) {
-      if (error instanceof ApiError) return { status: error.statusCode, errors: error.errors };
+      if (error instanceof ApiError) {
+        // The English sentences API clients read (the keys beside them are checked elsewhere).
+        const errors = Object.fromEntries(
+          Object.entries(error.errors ?? {}).map(([field, found]) => [field, found.map(errorText)]),
+        );
+        return { status: error.statusCode, errors };
+      }
       throw error;
     }
     return undefined;

@@ -10,8 +10,8 @@ import { login } from './helpers.ts';
 
 const menuLinks = (page: Page) =>
   page
+    // One menu per group of the side menu (src/shell/Menu.tsx).
     .getByRole('menu')
-    .first()
     .locator('a')
     .evaluateAll((links) =>
       links.map((link) => new URL((link as HTMLAnchorElement).href).pathname),

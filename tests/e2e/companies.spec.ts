@@ -39,7 +39,7 @@ test('an admin creates, edits and deletes a company through the generated views'
   // A server-side rule shown beside its field: a logo address the server refuses
   await page.locator('input[name="avatar"]').fill('not a url');
   await page.locator('button[type="submit"]').click();
-  await expect(page.getByText(/Ungültiges Format \(uri\)/)).toBeVisible();
+  await expect(page.getByText('Bitte eine gültige Adresse (URL) eingeben.')).toBeVisible();
   await page.locator('input[name="avatar"]').fill('');
 
   // Delete

@@ -83,7 +83,11 @@ test('a person and a company, a household member and a document', async ({ page 
     buffer: Buffer.from('just some text'),
   });
   await page.getByTestId('document-upload').click();
-  await expect(page.getByTestId('document-error')).toContainText('not accepted');
+  // In German, from the refusal's key (not the server's English sentence).
+  await expect(page.getByTestId('document-error')).toContainText(
+    'Dieser Dateityp wird nicht angenommen',
+  );
+  await expect(page.getByTestId('document-error')).not.toContainText('not accepted');
 
   // A company: the switch shows the company's fields
   await page.goto('/admin/customers/new');
@@ -115,7 +119,9 @@ test('a CSV import shows the bad row before importing the good ones', async ({ p
   const errors = page.getByTestId('import-row-errors');
   await expect(errors).toContainText('PLZ');
   await expect(errors.locator('tbody tr').first()).toContainText('2');
-  await expect(errors).toContainText('4 digits');
+  // In German, from the error's key (not the server's English sentence).
+  await expect(errors).toContainText('Bitte eine vierstellige PLZ eingeben');
+  await expect(errors).not.toContainText('4 digits');
   // All or nothing would import nothing: choose to skip the bad row.
   await expect(page.getByTestId('import-run')).toBeDisabled();
   await page.getByTestId('import-skip-invalid').click();

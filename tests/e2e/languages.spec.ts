@@ -6,10 +6,10 @@
  * translation-keys screen shows its new text in the app; a missing text is highlighted, filterable,
  * falls back to German (never the raw key) and is reported.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { releaseTexts } from '../../server/i18n/source.ts';
 import { formatDate } from '../../src/i18n/format.ts';
-import { login } from './helpers.ts';
+import { login, PASSWORD } from './helpers.ts';
 
 const RELEASE = releaseTexts();
 
@@ -237,4 +237,87 @@ test('a missing text is highlighted, filterable, falls back to German and is rep
   await drawer.getByRole('button', { name: text('it', 'ra.action.save') }).click();
   await expect(row.locator('td[data-language="it"]')).toHaveText(text('it', key));
   await switchLanguage(page, 'it', 'de');
+});
+
+/** Sets an account's own language through the settings API (as that user, outside the browser). */
+async function setAccountLanguage(request: APIRequestContext, email: string, language: string) {
+  const answer = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
+  expect(answer.ok()).toBe(true);
+  const { token } = (await answer.json()) as { token: string };
+  const headers = { authorization: `Bearer ${token}` };
+  const saved = await request.put('/api/account/settings', { headers, data: { language } });
+  expect(saved.ok()).toBe(true);
+  await request.post('/api/auth/logout', { headers });
+}
+
+/** Menu, app-bar language button, page content and the document's lang are all in `language`. */
+async function expectWholeAppIn(page: Page, language: string) {
+  await expect(
+    page.getByRole('menuitem', { name: text(language, 'app.menu.dashboard') }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('menuitem', { name: text(language, 'app.menu.customers') }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('button', { name: text(language, `app.languageNames.${language}`) }),
+  ).toBeVisible();
+  await expect(
+    page.getByText(text(language, 'app.dashboard.recentCustomers')).first(),
+  ).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', language);
+  // Nothing left in another language: no other language's button, no other menu text.
+  for (const other of ['de', 'en', 'fr', 'it'].filter((code) => code !== language)) {
+    await expect(
+      page.getByRole('button', { name: text(other, `app.languageNames.${other}`), exact: true }),
+    ).toHaveCount(0);
+    if (text(other, 'app.menu.customers') !== text(language, 'app.menu.customers'))
+      await expect(
+        page.getByRole('menuitem', { name: text(other, 'app.menu.customers'), exact: true }),
+      ).toHaveCount(0);
+  }
+}
+
+test('the user’s language applies to the whole app at once after sign-in, and after a switch of user', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const italian = 'callcenter@demo.gscrm.ch';
+  await setAccountLanguage(request, italian, 'it');
+  // The German user of the end (another test may have left the admin in another language).
+  await setAccountLanguage(request, 'admin@demo.gscrm.ch', 'de');
+  try {
+    // A slow network: the texts of a language not loaded yet take a while to arrive (the race of
+    // the bug: the area rendered before they were there, and stayed half in German).
+    await page.route('**/api/localizations/translations?**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    // A fresh browser: no language stored, the login page in German.
+    await login(page, italian);
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await expectWholeAppIn(page, 'it');
+    // It stays so after a reload (the choice is kept).
+    await page.reload();
+    await expectWholeAppIn(page, 'it');
+
+    // Another language saved in the settings: the whole app follows at once.
+    await page.goto('/admin/settings');
+    await page.getByRole('combobox', { name: text('it', 'app.language') }).click();
+    await page.getByRole('option', { name: text('it', 'enums.language.fr') }).click();
+    await page.getByRole('button', { name: text('it', 'app.settings.save') }).click();
+    // (react-admin re-mounts the tree on a language change, so the "saved" notice is not kept.)
+    await page.getByRole('menuitem', { name: text('fr', 'app.menu.dashboard') }).click();
+    await expectWholeAppIn(page, 'fr');
+
+    // Sign out, then a German user in the same browser: German everywhere at once.
+    await page.getByRole('button', { name: text('fr', 'ra.auth.user_menu') }).click();
+    await page.getByRole('menuitem', { name: text('fr', 'ra.auth.logout') }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await login(page, 'admin@demo.gscrm.ch');
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await expectWholeAppIn(page, 'de');
+  } finally {
+    await setAccountLanguage(request, italian, 'de');
+  }
 });

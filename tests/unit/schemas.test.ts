@@ -279,6 +279,7 @@ describe('strict ajv', () => {
       'x-sub-broker': true,
       'x-group': 'user',
       'x-url': 'web',
+      'x-reference-filter': { isActive: true, role: ['CONSULTANT'] },
     };
     expect(Object.keys(values).sort()).toEqual([...PROPERTY_KEYWORDS].sort());
     // x-url validates text, so strict mode wants it on a string.
@@ -294,6 +295,13 @@ describe('strict ajv', () => {
         },
       }),
     ).not.toThrow();
+  });
+
+  it('checks the shape of x-reference-filter (field → value or non-empty list)', () => {
+    for (const filter of [{}, { role: [] }, { role: { nested: true } }, { role: [true] }, 'role'])
+      expect(() =>
+        bodyAjv.compile({ type: 'integer', 'x-reference': 'users', 'x-reference-filter': filter }),
+      ).toThrow(/x-reference-filter/);
   });
 
   it('still rejects other unknown keywords (strict mode is on)', () => {

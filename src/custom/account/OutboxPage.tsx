@@ -17,12 +17,13 @@ import {
   TableCell,
   TableHead,
   TableRow,
-  TablePagination,
   TextField,
   Typography,
 } from '@mui/material';
 import { Fragment, useEffect, useState } from 'react';
-import { Title, useTranslate } from 'react-admin';
+import { Title, useLocale, useTranslate } from 'react-admin';
+import { TablePager } from '../../components/Pagers.tsx';
+import { formatDateTime } from '../../i18n/format.ts';
 import { api } from '../../dataProvider/apiClient.ts';
 
 interface Mail {
@@ -65,6 +66,7 @@ function Body({ text }: { text: string }) {
 
 export default function OutboxPage() {
   const translate = useTranslate();
+  const language = useLocale();
   const [to, setTo] = useState('');
   const [page, setPage] = useState(0);
   const [answer, setAnswer] = useState<Answer | null>(null);
@@ -126,9 +128,11 @@ export default function OutboxPage() {
                 sx={{ cursor: 'pointer' }}
                 onClick={() => setOpen(mail)}
               >
-                <TableCell>{new Date(mail.createdAt).toLocaleString()}</TableCell>
-                <TableCell>{mail.toAddress}</TableCell>
-                <TableCell>{mail.subject}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {formatDateTime(mail.createdAt, language)}
+                </TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>{mail.toAddress}</TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>{mail.subject}</TableCell>
                 <TableCell>
                   <Chip size="small" label={translate(`app.outbox.state.${mail.status}`)} />
                 </TableCell>
@@ -136,8 +140,7 @@ export default function OutboxPage() {
             ))}
           </TableBody>
         </Table>
-        <TablePagination
-          component="div"
+        <TablePager
           count={answer?.meta.total ?? 0}
           page={page}
           rowsPerPage={25}
@@ -152,7 +155,7 @@ export default function OutboxPage() {
             <DialogContent>
               <Typography variant="body2" color="text.secondary" gutterBottom>
                 {translate('app.outbox.to')}: {open.toAddress} ·{' '}
-                {new Date(open.createdAt).toLocaleString()}
+                {formatDateTime(open.createdAt, language)}
               </Typography>
               {open.body ? (
                 <Body text={open.body} />

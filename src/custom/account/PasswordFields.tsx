@@ -45,7 +45,7 @@ export function PasswordFields({
         value={password}
         onChange={(event) => onPassword(event.target.value)}
         error={Boolean(passwordError)}
-        helperText={passwordError}
+        helperText={passwordError && translate(passwordError, { _: passwordError })}
         required
         autoFocus={autoFocus}
       />
@@ -57,7 +57,7 @@ export function PasswordFields({
         value={confirm}
         onChange={(event) => onConfirm(event.target.value)}
         error={Boolean(confirmError) || (confirm !== '' && problems.includes('mismatch'))}
-        helperText={confirmError}
+        helperText={confirmError && translate(confirmError, { _: confirmError })}
         required
       />
       <List dense disablePadding aria-label={translate('app.password.rules')}>

@@ -21,6 +21,7 @@ export function PublicCard({
   const translate = useTranslate();
   return (
     <Box
+      component="main"
       sx={{
         minHeight: '100vh',
         display: 'flex',

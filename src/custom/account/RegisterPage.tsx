@@ -13,6 +13,9 @@ import { PublicCard } from './PublicCard.tsx';
 
 export default function RegisterPage() {
   const translate = useTranslate();
+  /** A server message in the user's language (its key, see src/schema/errors.ts). */
+  const translateError = (message: string | undefined) =>
+    message === undefined ? undefined : translate(message, { _: message });
   const [locale] = useLocaleState();
   const [values, setValues] = useState({
     firstName: '',
@@ -66,7 +69,7 @@ export default function RegisterPage() {
       value={values[field]}
       onChange={set(field)}
       error={Boolean(fieldErrorOf(error, field))}
-      helperText={fieldErrorOf(error, field)}
+      helperText={translateError(fieldErrorOf(error, field))}
       required={field !== 'phone'}
     />
   );

@@ -1,14 +1,21 @@
 /**
  * The settings page's account sections: the password change (old, new, confirm; the server's field
- * errors beside the fields) and the offer-service login, whose password is stored encrypted and
- * never shown.
+ * errors beside the fields, in the user's language) and the offer-service login, whose password is
+ * stored encrypted and never shown. Errors no field shows are notified
+ * (src/resources/forms/useServerErrors.ts).
  */
 import { Alert, Box, Button, Chip, TextField } from '@mui/material';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
-import { api, fieldErrorOf, statusOf } from '../../dataProvider/apiClient.ts';
+import { api, statusOf } from '../../dataProvider/apiClient.ts';
+import { useServerErrors } from '../../resources/forms/useServerErrors.ts';
 import { PasswordFields, passwordAcceptable } from './PasswordFields.tsx';
 import { Section } from './SettingsSection.tsx';
+
+const PASSWORD_FIELDS = new Set(['oldPassword', 'newPassword', 'confirmPassword']);
+const isPasswordField = (path: string) => PASSWORD_FIELDS.has(path);
+const OFFER_FIELDS = new Set(['offerUsername', 'offerPassword']);
+const isOfferField = (path: string) => OFFER_FIELDS.has(path);
 
 export function PasswordSection() {
   const translate = useTranslate();
@@ -18,10 +25,12 @@ export function PasswordSection() {
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const errors = useServerErrors({ shown: isPasswordField });
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(null);
+    errors.clear();
     try {
       await api.json('POST', 'account/password', {
         body: { oldPassword, newPassword: password, confirmPassword: confirm },
@@ -32,13 +41,13 @@ export function PasswordSection() {
       notify('app.settings.passwordChanged', { type: 'success' });
     } catch (caught) {
       setError(caught);
+      // Too many attempts has its own message above the fields.
+      if (statusOf(caught) !== 429) errors.report(caught);
     } finally {
       setBusy(false);
     }
   };
-  const oldWrong = fieldErrorOf(error, 'oldPassword')
-    ? translate('app.settings.oldWrong')
-    : undefined;
+  const oldWrong = errors.errorOf('oldPassword') ? translate('app.settings.oldWrong') : undefined;
   return (
     <Section title="app.settings.password">
       <Box
@@ -65,8 +74,8 @@ export function PasswordSection() {
           confirm={confirm}
           onPassword={setPassword}
           onConfirm={setConfirm}
-          passwordError={fieldErrorOf(error, 'newPassword')}
-          confirmError={fieldErrorOf(error, 'confirmPassword')}
+          passwordError={errors.errorOf('newPassword')}
+          confirmError={errors.errorOf('confirmPassword')}
         />
         <Box>
           <Button
@@ -96,6 +105,7 @@ export function OfferCredentialsSection() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  const errors = useServerErrors({ shown: isOfferField });
   useEffect(() => {
     api.json<{ data: OfferCredentials }>('GET', 'account/offer-credentials').then(
       (answer) => {
@@ -108,6 +118,7 @@ export function OfferCredentialsSection() {
   if (!stored) return null;
   const save = async (body: Record<string, string | null>) => {
     setBusy(true);
+    errors.clear();
     try {
       const answer = await api.json<{ data: OfferCredentials }>(
         'PUT',
@@ -119,8 +130,8 @@ export function OfferCredentialsSection() {
       setStored(answer.data);
       setPassword('');
       notify('app.settings.saved', { type: 'success' });
-    } catch {
-      notify('app.settings.failed', { type: 'error' });
+    } catch (caught) {
+      errors.report(caught);
     } finally {
       setBusy(false);
     }
@@ -147,6 +158,8 @@ export function OfferCredentialsSection() {
           autoComplete="off"
           value={username}
           onChange={(event) => setUsername(event.target.value)}
+          error={Boolean(errors.errorOf('offerUsername'))}
+          helperText={errors.errorOf('offerUsername')}
           slotProps={{ htmlInput: { maxLength: 200 } }}
         />
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
@@ -158,11 +171,15 @@ export function OfferCredentialsSection() {
             value={password}
             onChange={(event) => setPassword(event.target.value)}
             placeholder={stored.hasPassword ? '••••••••' : undefined}
-            helperText={translate(
-              stored.hasPassword
-                ? 'app.settings.offerPasswordKept'
-                : 'app.settings.offerPasswordNone',
-            )}
+            error={Boolean(errors.errorOf('offerPassword'))}
+            helperText={
+              errors.errorOf('offerPassword') ??
+              translate(
+                stored.hasPassword
+                  ? 'app.settings.offerPasswordKept'
+                  : 'app.settings.offerPasswordNone',
+              )
+            }
             slotProps={{ htmlInput: { maxLength: 200 } }}
             sx={{ flex: 1 }}
           />

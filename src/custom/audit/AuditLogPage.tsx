@@ -2,9 +2,10 @@
  * The audit log (/admin/audit-log, manage-users): every change and account event, filtered by
  * user, resource, action and dates; each entry with its fields' old → new values.
  */
-import { Card, CardContent, MenuItem, Stack, TextField } from '@mui/material';
+import { Box, Card, CardContent, MenuItem, TextField } from '@mui/material';
 import { useState } from 'react';
 import { Title, useGetList, useTranslate } from 'react-admin';
+import { DateFilterField } from '../../components/DateFilterField.tsx';
 import type { AuditFilter } from '../../resources/history/auditCalls.ts';
 import { HistoryList } from '../../resources/history/HistoryList.tsx';
 import { MODELS } from '../../resources/registry.ts';
@@ -20,12 +21,13 @@ export default function AuditLogPage() {
   });
   const set = (key: keyof AuditFilter) => (event: { target: { value: string } }) =>
     setFilter((current) => ({ ...current, [key]: event.target.value || undefined }));
-  const field = { size: 'small', sx: { minWidth: 180 } } as const;
+  const field = { size: 'small', sx: { flex: '1 1 180px', minWidth: 180, maxWidth: 260 } } as const;
   return (
     <Card>
       <Title title="app.history.admin_title" />
       <CardContent>
-        <Stack direction="row" spacing={2} sx={{ mb: 2, flexWrap: 'wrap', rowGap: 2 }}>
+        {/* Filters side by side, wrapping on narrow screens (gap, not margins, so rows align). */}
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mb: 2 }}>
           <TextField
             {...field}
             select
@@ -69,23 +71,23 @@ export default function AuditLogPage() {
               </MenuItem>
             ))}
           </TextField>
-          <TextField
-            {...field}
-            type="date"
+          <DateFilterField
             label={translate('app.history.filters.from')}
             value={filter.from ?? ''}
-            onChange={set('from')}
-            slotProps={{ inputLabel: { shrink: true } }}
+            onChange={(value) => setFilter((current) => ({ ...current, from: value || undefined }))}
+            testId="audit-filter-from"
+            sx={field.sx}
           />
-          <TextField
-            {...field}
-            type="date"
+          <DateFilterField
             label={translate('app.history.filters.until')}
             value={filter.until ?? ''}
-            onChange={set('until')}
-            slotProps={{ inputLabel: { shrink: true } }}
+            onChange={(value) =>
+              setFilter((current) => ({ ...current, until: value || undefined }))
+            }
+            testId="audit-filter-until"
+            sx={field.sx}
           />
-        </Stack>
+        </Box>
         <HistoryList key={JSON.stringify(filter)} filter={filter} />
       </CardContent>
     </Card>

@@ -2,7 +2,11 @@
  * Create and edit of a customer: the schema's inputs (inputFor) in the sections of `x-group`;
  * `isCompany` switches between the company's fields and a person's. On create, possible duplicates
  * (same name and birth date, email or phone) are shown before saving; the user may save anyway. On
- * edit, a version conflict asks Reload or Overwrite (ConflictGuard).
+ * edit, a version conflict asks Reload or Overwrite (ConflictGuard). The forms are the app's
+ * (src/resources/forms/): the server's errors beside the fields, those of hidden fields (e.g. a
+ * person's data while "company" is on) in a notification, a question before unsaved changes are
+ * left. The customer rules of ./model.ts run as each input's validator, beside the schema's own (a
+ * form-level `validate` would switch the inputs' validators off).
  */
 import {
   Box,
@@ -16,18 +20,19 @@ import {
   ListItemText,
   Typography,
 } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   Create,
   Edit,
   SaveButton,
-  SimpleForm,
   Toolbar,
   useSaveContext,
   useTranslate,
+  type Validator,
 } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { ConflictGuard } from '../../resources/conflict/ConflictGuard.tsx';
+import { SimpleForm, useSubmitForm, withValidator } from '../../resources/forms/forms.tsx';
 import { inputFor } from '../../resources/inputs.tsx';
 import type { ApiRecord } from '../../resources/records.ts';
 import { resourceRoute } from '../../shell/paths.ts';
@@ -42,8 +47,15 @@ import {
   type Group,
   INPUT_GRID,
   isBackOffice,
+  type CustomerValues,
   validateCustomer,
 } from './model.ts';
+
+/** The customer rule of one field (model.ts), as a react-admin validator. */
+const customerRule =
+  (name: string): Validator =>
+  (_value: unknown, values: CustomerValues) =>
+    validateCustomer(values)[name];
 
 function Section({ group }: { group: Group }) {
   const translate = useTranslate();
@@ -59,7 +71,7 @@ function Section({ group }: { group: Group }) {
         {translate(`app.customers.sections.${group}`)}
       </Typography>
       <Box sx={group === 'notes' ? { width: '100%' } : INPUT_GRID}>
-        {fields.map((field) => inputFor(model, field))}
+        {fields.map((field) => withValidator(inputFor(model, field), customerRule(field.name)))}
       </Box>
     </Box>
   );
@@ -68,6 +80,12 @@ function Section({ group }: { group: Group }) {
 /** The sections of the form; a company shows its organization and no personal data. */
 function CustomerSections() {
   const isCompany = useWatch({ name: 'isCompany' }) === true;
+  const { trigger, formState } = useFormContext();
+  const { isSubmitted } = formState;
+  // The names' rule depends on the kind: after a submit, switching it checks them again.
+  useEffect(() => {
+    if (isSubmitted) void trigger(['firstName', 'lastName']);
+  }, [isCompany, isSubmitted, trigger]);
   return (
     <>
       {GROUPS.filter((group) => (isCompany ? group !== 'person' : group !== 'company')).map(
@@ -98,12 +116,15 @@ function SaveWithDuplicateCheck() {
   const area = useArea();
   const { getValues, trigger } = useFormContext();
   const saveContext = useSaveContext();
+  const submit = useSubmitForm();
   const [found, setFound] = useState<{ data: Duplicate[]; hidden: boolean } | null>(null);
   const [checking, setChecking] = useState(false);
 
-  const save = () => saveContext.save?.(getValues());
+  // Through the form's submit, so the server's answer reaches the inputs and the summary.
+  const save = () => void submit();
   const check = async () => {
-    if (!(await trigger())) return;
+    // An invalid form is submitted anyway: the submit names the errors (and saves nothing).
+    if (!(await trigger())) return save();
     const values = getValues();
     const query = new URLSearchParams();
     for (const [key, param] of [
@@ -202,7 +223,6 @@ export function CustomerCreate() {
       transform={(data: Record<string, unknown>) => ({ isCompany: false, country: 'CH', ...data })}
     >
       <SimpleForm
-        validate={validateCustomer}
         defaultValues={{
           isCompany: false,
           country: 'CH',
@@ -230,7 +250,6 @@ export function CustomerEdit() {
     >
       <ConflictGuard>
         <SimpleForm
-          validate={validateCustomer}
           toolbar={
             <Toolbar>
               <SaveButton />

@@ -2,8 +2,10 @@
  * CSV import of customers (back office): choose the file, map its columns to customer fields
  * (suggested by the server from the column names), check — the preview shows every row error with
  * row, line, column and field before anything is written — set the lead source and recommender for
- * all rows, choose all-or-nothing or skip-invalid, import with progress, read the summary. The
- * calls are in ./importCalls.ts, the cards in ./ImportMappingCard.tsx and ./ImportRunCard.tsx.
+ * all rows, decide for each likely duplicate (skip, import anyway, merge into the existing
+ * customer), choose all-or-nothing or skip-invalid, import with progress, read the summary. The
+ * calls are in ./importCalls.ts, the cards in ./ImportMappingCard.tsx, ./ImportDuplicates.tsx and
+ * ./ImportRunCard.tsx.
  */
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import {
@@ -35,7 +37,9 @@ import {
   runImport,
   type Summary,
 } from './importCalls.ts';
+import { type DuplicateChoices, ImportDuplicates } from './ImportDuplicates.tsx';
 import { ImportMappingCard, type RowDefaults } from './ImportMappingCard.tsx';
+import { ImportMergeReport } from './ImportMergeReport.tsx';
 import { ImportRowErrors } from './ImportRowErrors.tsx';
 import { ImportRunCard } from './ImportRunCard.tsx';
 
@@ -53,6 +57,7 @@ export default function CustomerImport() {
     assignedTo: '',
   });
   const [mode, setMode] = useState<ImportMode>('all_or_nothing');
+  const [choices, setChoices] = useState<DuplicateChoices>({});
   const [busy, setBusy] = useState<null | 'checking' | 'importing'>(null);
   const [progress, setProgress] = useState<{ label: string; value?: number } | null>(null);
   const [error, setError] = useState<ImportFailure | null>(null);
@@ -65,6 +70,7 @@ export default function CustomerImport() {
     import_lead_source: defaults.leadSource === '' ? null : defaults.leadSource,
     import_recommended_by: defaults.recommendedBy.trim() || null,
     assigned_to: defaults.assignedTo === '' ? null : defaults.assignedTo,
+    duplicates: { rows: Object.fromEntries(Object.entries(choices)) },
   });
   const uploading = (fraction: number) =>
     setProgress({ label: translate('app.customers.import.uploading'), value: fraction * 100 });
@@ -86,8 +92,14 @@ export default function CustomerImport() {
       const answer = await previewImport(file, options(withMapping), uploading);
       setPreview(answer);
       setMapping(answer.mapping);
+      // Choices stay for rows still flagged (a new check may flag other rows).
+      setChoices((known) =>
+        Object.fromEntries(
+          answer.duplicates.flatMap((row) => (known[row.row] ? [[row.row, known[row.row]]] : [])),
+        ),
+      );
     } catch (failure) {
-      setError(importFailure(failure));
+      setError(importFailure(failure, translate));
       // A refused first check leaves no preview; a lost connection keeps what was there.
       if (!withMapping && statusOf(failure) !== 0) setPreview(null);
     } finally {
@@ -107,7 +119,7 @@ export default function CustomerImport() {
       );
       if (result) setSummary(result);
     } catch (failure) {
-      setError(importFailure(failure));
+      setError(importFailure(failure, translate));
     } finally {
       finish();
     }
@@ -140,6 +152,7 @@ export default function CustomerImport() {
                   onChange={(event) => {
                     setFile(event.target.files?.[0] ?? null);
                     setPreview(null);
+                    setChoices({});
                     setSummary(null);
                     setError(null);
                   }}
@@ -184,7 +197,9 @@ export default function CustomerImport() {
 
         {error ? (
           <Alert severity="error" data-testid="import-error">
-            <Typography variant="body2">{error.message}</Typography>
+            <Typography variant="body2">
+              {translate(error.message, { _: error.message })}
+            </Typography>
             {error.details.map((detail) => (
               <Typography key={detail} variant="body2">
                 {detail}
@@ -207,8 +222,19 @@ export default function CustomerImport() {
         ) : null}
 
         {preview ? (
+          <ImportDuplicates
+            rows={preview.duplicates}
+            total={preview.duplicateRows}
+            choices={choices}
+            onChoices={setChoices}
+            disabled={busy !== null}
+          />
+        ) : null}
+
+        {preview ? (
           <ImportRunCard
             preview={preview}
+            choices={choices}
             mode={mode}
             onMode={setMode}
             disabled={busy !== null}
@@ -228,6 +254,20 @@ export default function CustomerImport() {
                 total: summary.totalRows,
               })}
             </Typography>
+            {summary.merged > 0 ? (
+              <Typography variant="body2">
+                {translate('app.customers.import.summaryMerged', { count: summary.merged })}
+              </Typography>
+            ) : null}
+            {summary.skippedDuplicates + summary.unresolvedDuplicates > 0 ? (
+              <Typography variant="body2">
+                {translate('app.customers.import.summaryDuplicates', {
+                  skipped: summary.skippedDuplicates,
+                  unresolved: summary.unresolvedDuplicates,
+                })}
+              </Typography>
+            ) : null}
+            <ImportMergeReport merges={summary.merges} />
             <ImportRowErrors errors={summary.rowErrors} />
             <Button
               sx={{ mt: 1 }}

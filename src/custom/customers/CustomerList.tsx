@@ -7,13 +7,11 @@
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { ToggleButton, ToggleButtonGroup } from '@mui/material';
 import {
-  AutocompleteInput,
   Button,
   CreateButton,
   Datagrid,
   FunctionField,
   List,
-  ReferenceInput,
   SelectInput,
   TextInput,
   TopToolbar,
@@ -23,6 +21,7 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { getStoredUser } from '../../auth/session.ts';
 import { fieldFor, listFields } from '../../resources/fields.tsx';
+import { ReferencePicker } from '../../resources/inputs.tsx';
 import { fieldLabelKey } from '../../schema/labels.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { resourceRoute } from '../../shell/paths.ts';
@@ -77,7 +76,7 @@ function ListActions() {
   const backOffice = isBackOffice();
   const importPath = backOffice ? `/${area}/customers/import` : undefined;
   return (
-    <TopToolbar sx={{ alignItems: 'center', gap: 1 }}>
+    <TopToolbar sx={{ alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
       {backOffice ? <AssignmentToggle /> : null}
       <CreateButton
         to={`/${area}/${resourceRoute(area, 'customers', 'create') ?? 'customers/new'}`}
@@ -101,9 +100,12 @@ function filters() {
   const label = (field: string) => fieldLabelKey(model.name, field);
   const out = [
     <TextInput key="q" source="q" label="ra.action.search" alwaysOn resettable />,
-    <ReferenceInput key="leadSource" source="leadSource" reference="lead-sources">
-      <AutocompleteInput label={label('leadSource')} />
-    </ReferenceInput>,
+    <ReferencePicker
+      key="leadSource"
+      source="leadSource"
+      reference="lead-sources"
+      label={label('leadSource')}
+    />,
     <SelectInput
       key="isCompany"
       source="isCompany"
@@ -118,9 +120,12 @@ function filters() {
   ];
   if (isBackOffice()) {
     out.push(
-      <ReferenceInput key="assignedTo" source="assignedTo" reference="users">
-        <AutocompleteInput label={label('assignedTo')} />
-      </ReferenceInput>,
+      <ReferencePicker
+        key="assignedTo"
+        source="assignedTo"
+        reference="users"
+        label={label('assignedTo')}
+      />,
     );
   }
   return out;
@@ -138,12 +143,20 @@ export default function CustomerList() {
       actions={<ListActions />}
     >
       <Datagrid
+        // On a tablet (below 1200 px) the kind and creation date give way (the avatar shows a
+        // company) and only very long e-mail addresses wrap, so the list (nearly) fits; what is
+        // left scrolls inside the card (src/theme.ts).
+        sx={{
+          '& .column-isCompany, & .column-createdAt': { display: { xs: 'none', lg: 'table-cell' } },
+          '& td.column-email': { minWidth: 190, overflowWrap: 'anywhere' },
+        }}
         rowClick={(id) => `/${area}/${resourceRoute(area, 'customers', 'show', id)}`}
         bulkActionButtons={false}
       >
+        {/* Shows the whole name (or the company's), so it is labelled "Name"; it sorts by last name. */}
         <FunctionField<ApiRecord<'customers'>>
           source="lastName"
-          label={fieldLabelKey(model.name, 'lastName')}
+          label="app.customers.columns.name"
           render={(record) => (
             <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>
               <CustomerAvatar record={record} size={28} />

@@ -20,6 +20,7 @@ import { fieldFor } from '../../resources/fields.tsx';
 import { HistoryButton } from '../../resources/history/HistoryButton.tsx';
 import { HistoryList } from '../../resources/history/HistoryList.tsx';
 import type { ApiRecord } from '../../resources/records.ts';
+import { formatPhone } from '../../schema/phone.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { EditableAvatar } from './CustomerAvatar.tsx';
@@ -106,11 +107,11 @@ function Header() {
     <Card sx={{ mb: 2 }}>
       <CardContent sx={{ display: 'flex', gap: 3, alignItems: 'center', flexWrap: 'wrap' }}>
         <EditableAvatar record={record} />
-        <Box sx={{ flex: 1, minWidth: 240 }}>
+        <Box sx={{ flex: 1, minWidth: 200 }}>
           <Typography variant="h5" component="h1" data-testid="customer-name">
             {customerName(record)}
           </Typography>
-          <Stack direction="row" spacing={1} sx={{ mt: 0.5, flexWrap: 'wrap' }}>
+          <Stack direction="row" useFlexGap spacing={1} sx={{ mt: 0.5, flexWrap: 'wrap' }}>
             <Chip
               size="small"
               label={translate(
@@ -125,8 +126,14 @@ function Header() {
               />
             ) : null}
           </Stack>
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-            {[record.email, record.phoneNumber].filter(Boolean).join(' · ')}
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ mt: 1, overflowWrap: 'anywhere' }}
+          >
+            {[record.email, record.phoneNumber && formatPhone(record.phoneNumber)]
+              .filter(Boolean)
+              .join(' · ')}
           </Typography>
         </Box>
         <Box>
@@ -140,7 +147,8 @@ function Header() {
             )}
           </Labeled>
         </Box>
-        <Stack direction="row" spacing={1}>
+        {/* The actions wrap onto a second line on a narrow screen (tablet) instead of widening it. */}
+        <Stack direction="row" useFlexGap spacing={1} sx={{ flexWrap: 'wrap', flexBasis: '100%' }}>
           {editPath ? (
             <Button
               label="ra.action.edit"

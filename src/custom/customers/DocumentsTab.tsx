@@ -13,10 +13,10 @@ import {
   IconButton,
   LinearProgress,
   MenuItem,
-  Stack,
   Table,
   TableBody,
   TableCell,
+  TableContainer,
   TableHead,
   TableRow,
   TextField,
@@ -31,20 +31,13 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
-import { formatDateTime } from '../../i18n/format.ts';
+import { formatDateTime, formatFileSize, formatNumber } from '../../i18n/format.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
 import { documentModel } from './model.ts';
 
 type DocumentRecord = ApiRecord<'documents'>;
-
-const size = (bytes: number | null | undefined) =>
-  !bytes
-    ? ''
-    : bytes >= 1024 * 1024
-      ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
-      : `${Math.ceil(bytes / 1024)} KB`;
 
 function UploadForm({ customerId, onDone }: { customerId: number; onDone: () => void }) {
   const translate = useTranslate();
@@ -92,9 +85,21 @@ function UploadForm({ customerId, onDone }: { customerId: number; onDone: () => 
       }}
       sx={{ mb: 2 }}
     >
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} alignItems={{ md: 'center' }}>
-        <Button variant="outlined" component="label" startIcon={<UploadIcon />}>
-          {file ? file.name : translate('app.customers.documents.choose')}
+      {/* Wraps onto more lines on narrow screens; no control is ever squeezed below its text. */}
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, alignItems: 'flex-start' }}>
+        <Button
+          variant="outlined"
+          component="label"
+          startIcon={<UploadIcon />}
+          title={file?.name}
+          sx={{ flexShrink: 0, maxWidth: 280, whiteSpace: 'nowrap', mt: 0.25 }}
+        >
+          <Box
+            component="span"
+            sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+          >
+            {file ? file.name : translate('app.customers.documents.choose')}
+          </Box>
           <input
             ref={input}
             type="file"
@@ -111,6 +116,7 @@ function UploadForm({ customerId, onDone }: { customerId: number; onDone: () => 
           onChange={(event) => setName(event.target.value)}
           inputProps={{ maxLength: 200, 'data-testid': 'document-name' }}
           helperText={translate('app.customers.documents.nameHint')}
+          sx={{ flex: '1 1 200px', minWidth: 200 }}
         />
         <TextField
           select
@@ -118,7 +124,7 @@ function UploadForm({ customerId, onDone }: { customerId: number; onDone: () => 
           label={translate(fieldLabelKey('documents', 'documentType'))}
           value={type}
           onChange={(event) => setType(event.target.value)}
-          sx={{ minWidth: 180 }}
+          sx={{ flex: '0 1 200px', minWidth: 180 }}
         >
           {types.map((value) => (
             <MenuItem key={value} value={value}>
@@ -132,7 +138,7 @@ function UploadForm({ customerId, onDone }: { customerId: number; onDone: () => 
           label={translate(fieldLabelKey('documents', 'documentRelatedTo'))}
           value={relatedTo}
           onChange={(event) => setRelatedTo(event.target.value)}
-          sx={{ minWidth: 160 }}
+          sx={{ flex: '0 1 180px', minWidth: 160 }}
         >
           {relations.map((value) => (
             <MenuItem key={value} value={value}>
@@ -145,16 +151,17 @@ function UploadForm({ customerId, onDone }: { customerId: number; onDone: () => 
           variant="contained"
           disabled={!file || progress !== null}
           data-testid="document-upload"
+          sx={{ flexShrink: 0, whiteSpace: 'nowrap', mt: 0.25 }}
         >
           {translate('app.customers.documents.upload')}
         </Button>
-      </Stack>
+      </Box>
       {progress !== null ? (
         <LinearProgress variant="determinate" value={progress * 100} sx={{ mt: 1 }} />
       ) : null}
       {error ? (
         <Alert severity="error" sx={{ mt: 1 }} data-testid="document-error">
-          {error}
+          {translate(error)}
         </Alert>
       ) : null}
     </Box>
@@ -183,73 +190,91 @@ export function DocumentsTab() {
       {!isPending && data.length === 0 ? (
         <Typography color="text.secondary">{translate('app.customers.documents.empty')}</Typography>
       ) : (
-        <Table size="small" data-testid="documents-table">
-          <TableHead>
-            <TableRow>
-              {['documentName', 'documentType', 'documentRelatedTo', 'sizeBytes', 'createdAt'].map(
-                (field) => (
+        <TableContainer>
+          <Table size="small" data-testid="documents-table">
+            <TableHead>
+              <TableRow>
+                {['documentName', 'documentType', 'documentRelatedTo'].map((field) => (
                   <TableCell key={field}>{translate(fieldLabelKey('documents', field))}</TableCell>
-                ),
-              )}
-              <TableCell />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {data.map((document) => (
-              <TableRow key={document.id}>
-                <TableCell>{document.documentName}</TableCell>
-                <TableCell>
-                  {document.documentType
-                    ? translate(enumKey('documentType', document.documentType))
-                    : ''}
-                </TableCell>
-                <TableCell>
-                  {document.documentRelatedTo
-                    ? translate(enumKey('documentRelatedTo', document.documentRelatedTo))
-                    : ''}
-                </TableCell>
-                <TableCell>{size(document.sizeBytes)}</TableCell>
-                <TableCell>{formatDateTime(document.createdAt, language)}</TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  {document.documentFile ? (
-                    <IconButton
-                      size="small"
-                      aria-label={translate('app.customers.documents.download')}
-                      data-testid="document-download"
-                      onClick={() =>
-                        api
-                          .download(
-                            `documents/${document.id}/download`,
-                            document.originalName ?? document.documentName,
-                          )
-                          .catch((error: unknown) => notify(messageOf(error), { type: 'error' }))
-                      }
-                    >
-                      <DownloadIcon fontSize="small" />
-                    </IconButton>
-                  ) : null}
-                  <IconButton
-                    size="small"
-                    aria-label={translate('ra.action.delete')}
-                    onClick={() =>
-                      remove(
-                        'documents',
-                        { id: document.id, previousData: document },
-                        {
-                          mutationMode: 'pessimistic',
-                          onSuccess: () => void refetch(),
-                          onError: () => notify('ra.notification.http_error', { type: 'error' }),
-                        },
-                      )
+                ))}
+                {/* The size is shown for people (KB, MB), so not under "Size (bytes)". */}
+                <TableCell align="right">{translate('app.customers.documents.size')}</TableCell>
+                <TableCell>{translate(fieldLabelKey('documents', 'createdAt'))}</TableCell>
+                <TableCell />
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {data.map((document) => (
+                <TableRow key={document.id}>
+                  {/* Long file names without spaces wrap anywhere rather than widen the table. */}
+                  <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>
+                    {document.documentName}
+                  </TableCell>
+                  <TableCell>
+                    {document.documentType
+                      ? translate(enumKey('documentType', document.documentType))
+                      : ''}
+                  </TableCell>
+                  <TableCell>
+                    {document.documentRelatedTo
+                      ? translate(enumKey('documentRelatedTo', document.documentRelatedTo))
+                      : ''}
+                  </TableCell>
+                  <TableCell
+                    align="right"
+                    sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
+                    title={
+                      document.sizeBytes == null
+                        ? undefined
+                        : translate('app.customers.documents.sizeBytes', {
+                            bytes: formatNumber(document.sizeBytes),
+                          })
                     }
                   >
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+                    {formatFileSize(document.sizeBytes)}
+                  </TableCell>
+                  <TableCell>{formatDateTime(document.createdAt, language)}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {document.documentFile ? (
+                      <IconButton
+                        size="small"
+                        aria-label={translate('app.customers.documents.download')}
+                        data-testid="document-download"
+                        onClick={() =>
+                          api
+                            .download(
+                              `documents/${document.id}/download`,
+                              document.originalName ?? document.documentName,
+                            )
+                            .catch((error: unknown) => notify(messageOf(error), { type: 'error' }))
+                        }
+                      >
+                        <DownloadIcon fontSize="small" />
+                      </IconButton>
+                    ) : null}
+                    <IconButton
+                      size="small"
+                      aria-label={translate('ra.action.delete')}
+                      onClick={() =>
+                        remove(
+                          'documents',
+                          { id: document.id, previousData: document },
+                          {
+                            mutationMode: 'pessimistic',
+                            onSuccess: () => void refetch(),
+                            onError: () => notify('ra.notification.http_error', { type: 'error' }),
+                          },
+                        )
+                      }
+                    >
+                      <DeleteIcon fontSize="small" />
+                    </IconButton>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
       )}
     </Box>
   );

@@ -4,6 +4,7 @@
  */
 import DownloadIcon from '@mui/icons-material/Download';
 import {
+  Box,
   Button as MuiButton,
   Checkbox,
   Dialog,
@@ -12,12 +13,11 @@ import {
   DialogTitle,
   FormControlLabel,
   FormGroup,
-  Stack,
-  TextField,
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
 import { Button, useGetList, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { DateFilterField } from '../../components/DateFilterField.tsx';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { leadSourceName } from './model.ts';
@@ -74,24 +74,25 @@ export function ExportButton() {
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             {translate('app.customers.export.text')}
           </Typography>
-          <Stack direction="row" spacing={2} sx={{ mb: 2 }}>
-            <TextField
-              type="date"
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mb: 2 }}>
+            <DateFilterField
               label={translate('app.customers.export.from')}
               value={from}
-              onChange={(event) => setFrom(event.target.value)}
-              slotProps={{ inputLabel: { shrink: true } }}
+              onChange={setFrom}
+              helperText=" "
+              testId="export-from"
+              sx={{ flex: '1 1 200px' }}
             />
-            <TextField
-              type="date"
+            <DateFilterField
               label={translate('app.customers.export.until')}
               value={until}
-              onChange={(event) => setUntil(event.target.value)}
+              onChange={setUntil}
               error={invalid}
               helperText={invalid ? translate('app.customers.export.untilBeforeFrom') : ' '}
-              slotProps={{ inputLabel: { shrink: true } }}
+              testId="export-until"
+              sx={{ flex: '1 1 200px' }}
             />
-          </Stack>
+          </Box>
           <Typography variant="subtitle2">
             {translate('app.customers.export.leadSources')}
           </Typography>

@@ -1,7 +1,9 @@
 /**
  * The household tab: the customer's family members; add, edit and remove them (the schema's
  * inputs in a dialog, pessimistic so the server's field errors show beside the inputs and a version
- * conflict asks Reload or Overwrite), and turn a member into a customer of its own.
+ * conflict asks Reload or Overwrite), and turn a member into a customer of its own. The member form
+ * asks the names first (then the birth date beside the partnership date) and starts a new member
+ * with the customer's last name; the date rules of ./model.ts run on their inputs.
  */
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -30,8 +32,8 @@ import {
   EditBase,
   type Identifier,
   SaveButton,
-  SimpleForm,
   Toolbar,
+  type Validator,
   useDelete,
   useGetList,
   useLocale,
@@ -42,34 +44,54 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { formatDate } from '../../i18n/format.ts';
 import { ConflictGuard } from '../../resources/conflict/ConflictGuard.tsx';
+import { SimpleForm, withValidator } from '../../resources/forms/forms.tsx';
 import { inputFor } from '../../resources/inputs.tsx';
 import type { ApiRecord } from '../../resources/records.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { api, errorDetails, messageOf } from '../../dataProvider/apiClient.ts';
-import { birthDateFirst, INPUT_GRID, memberModel, validatePerson } from './model.ts';
+import { INPUT_GRID, memberModel, validatePerson } from './model.ts';
 
 /** Fields of the member form: everything a client writes but the customer and the link. */
 const FORM_EXCLUDED = new Set(['customerId', 'linkedCustomerId']);
+
+/** The schema's order, but the birth date just before the partnership date (after the names). */
+function memberFields() {
+  const fields = memberModel().fields.filter(
+    (field) => !field.readOnly && !FORM_EXCLUDED.has(field.name),
+  );
+  const birth = fields.find((field) => field.name === 'dateOfBirth');
+  if (!birth) return fields;
+  const rest = fields.filter((field) => field !== birth);
+  const at = rest.findIndex((field) => field.name === 'partnershipDate');
+  return at < 0 ? fields : [...rest.slice(0, at), birth, ...rest.slice(at)];
+}
+
+/** The date rule of one field (model.ts), as a react-admin validator. */
+const personRule =
+  (name: string): Validator =>
+  (_value: unknown, values: Parameters<typeof validatePerson>[0]) =>
+    validatePerson(values)[name];
 
 function MemberInputs() {
   const model = memberModel();
   return (
     <Box sx={INPUT_GRID}>
-      {birthDateFirst(
-        model.fields.filter((field) => !field.readOnly && !FORM_EXCLUDED.has(field.name)),
-      ).map((field) => inputFor(model, field))}
+      {memberFields().map((field) => withValidator(inputFor(model, field), personRule(field.name)))}
     </Box>
   );
 }
 
 function MemberDialog({
   customerId,
+  lastName,
   memberId,
   onClose,
 }: {
   customerId: Identifier;
+  /** The customer's last name, the new member's first guess. */
+  lastName?: string | null;
   memberId?: Identifier;
   onClose: (changed: boolean) => void;
 }) {
@@ -101,7 +123,7 @@ function MemberDialog({
             mutationOptions={{ onSuccess: () => onClose(true) }}
           >
             <ConflictGuard>
-              <SimpleForm validate={validatePerson} toolbar={toolbar}>
+              <SimpleForm warnWhenUnsavedChanges={false} toolbar={toolbar}>
                 <MemberInputs />
               </SimpleForm>
             </ConflictGuard>
@@ -110,10 +132,11 @@ function MemberDialog({
           <CreateBase
             resource="household-members"
             redirect={false}
-            record={{ customerId, sameHousehold: true }}
+            record={{ customerId, sameHousehold: true, ...(lastName ? { lastName } : {}) }}
             mutationOptions={{ onSuccess: () => onClose(true) }}
           >
-            <SimpleForm validate={validatePerson} toolbar={toolbar}>
+            {/* In a modal dialog: nothing behind it can be clicked (./forms.tsx). */}
+            <SimpleForm warnWhenUnsavedChanges={false} toolbar={toolbar}>
               <MemberInputs />
             </SimpleForm>
           </CreateBase>
@@ -156,8 +179,9 @@ export function HouseholdTab() {
       notify('app.customers.household.converted', { type: 'success' });
       navigate(showPath(answer.data.id));
     } catch (error) {
-      const detail = errorDetails(error).join('; ');
-      notify(detail ? `${messageOf(error)} ${detail}` : messageOf(error), { type: 'error' });
+      const detail = errorDetails(error, translate).join('; ');
+      const message = translate(messageOf(error));
+      notify(detail ? `${message} ${detail}` : message, { type: 'error' });
     }
   };
 
@@ -244,6 +268,7 @@ export function HouseholdTab() {
       {dialog ? (
         <MemberDialog
           customerId={customer.id}
+          lastName={customer.isCompany ? undefined : customer.lastName}
           memberId={dialog.memberId}
           onClose={(changed) => {
             setDialog(null);

@@ -19,6 +19,8 @@ import {
 import { useMemo } from 'react';
 import { useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { fieldLabelKey } from '../../schema/labels.ts';
+import { fieldByName } from '../../schema/model.ts';
+import { sortByLabel } from '../../resources/labels.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import type { Preview } from './importCalls.ts';
 import { customerModel, leadSourceName } from './model.ts';
@@ -51,16 +53,20 @@ export function ImportMappingCard({
   const [locale] = useLocaleState();
   const model = customerModel();
   const fields = useMemo(() => model.fields.filter((field) => !field.readOnly), [model]);
-  const { data: leadSources = [] } = useGetList<ApiRecord<'lead-sources'>>('lead-sources', {
+  const { data: sources = [] } = useGetList<ApiRecord<'lead-sources'>>('lead-sources', {
     pagination: { page: 1, perPage: 200 },
     sort: { field: 'id', order: 'ASC' },
   });
-  const { data: consultants = [] } = useGetList<ApiRecord<'users'>>('users', {
-    filter: { role: 'CONSULTANT', isActive: true },
+  // The users the customer form offers as consultant (the schema's x-reference-filter).
+  const { data: users = [] } = useGetList<ApiRecord<'users'>>('users', {
+    filter: fieldByName(model, 'assignedTo')?.referenceFilter,
     pagination: { page: 1, perPage: 200 },
     sort: { field: 'lastName', order: 'ASC' },
   });
   const consultantName = (user: ApiRecord<'users'>) => `${user.firstName} ${user.lastName}`;
+  // Both by their names in the user's language, as every picker.
+  const leadSources = sortByLabel(sources, (source) => leadSourceName(source, locale), locale);
+  const consultants = sortByLabel(users, consultantName, locale);
 
   return (
     <Card>

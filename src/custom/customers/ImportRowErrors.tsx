@@ -1,4 +1,7 @@
-/** The row errors of the CSV import's check and summary: row, line, column, field and problem. */
+/**
+ * The row errors of the CSV import's check and summary: row, line, column, field and problem — the
+ * problem by its translation key (the server's English sentence only where a key is missing).
+ */
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { snakeToCamel } from '../../schema/case.ts';
@@ -34,7 +37,11 @@ export function ImportRowErrors({ errors }: { errors: RowError[] }) {
                   ? translate(fieldLabelKey('customers', snakeToCamel(error.field)))
                   : ''}
               </TableCell>
-              <TableCell>{error.message}</TableCell>
+              <TableCell>
+                {error.key
+                  ? translate(error.key, { ...error.args, _: error.message })
+                  : error.message}
+              </TableCell>
             </TableRow>
           ))}
         </TableBody>

@@ -1,6 +1,7 @@
 /**
  * The CSV import's result of the check and its start: the counts, every row error, the choice
- * between all-or-nothing and skipping invalid rows, and the import button.
+ * between all-or-nothing and skipping invalid rows, and the import button (counting the rows it
+ * writes: likely duplicates only when chosen to be imported or merged).
  */
 import {
   Box,
@@ -15,23 +16,36 @@ import {
   Typography,
 } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import type { DuplicateChoices } from './ImportDuplicates.tsx';
 import type { ImportMode, Preview } from './importCalls.ts';
 import { ImportRowErrors } from './ImportRowErrors.tsx';
 
+/** Rows the run writes (new or merged): valid rows, less flagged ones not chosen to go in. */
+export function rowsToWrite(preview: Preview, choices: DuplicateChoices): number {
+  const chosenIn = preview.duplicates.filter((row) => {
+    const action = choices[row.row]?.action;
+    return action === 'import' || action === 'merge';
+  }).length;
+  return preview.validRows - preview.duplicateRows + chosenIn;
+}
+
 export function ImportRunCard({
   preview,
+  choices,
   mode,
   onMode,
   disabled,
   onRun,
 }: {
   preview: Preview;
+  choices: DuplicateChoices;
   mode: ImportMode;
   onMode: (mode: ImportMode) => void;
   disabled: boolean;
   onRun: () => void;
 }) {
   const translate = useTranslate();
+  const count = rowsToWrite(preview, choices);
   return (
     <Card>
       <CardContent>
@@ -42,6 +56,11 @@ export function ImportRunCard({
             invalid: preview.invalidRows,
           })}
         </Typography>
+        {preview.duplicateRows > 0 ? (
+          <Typography variant="body2" data-testid="import-duplicate-count">
+            {translate('app.customers.import.duplicates.count', { count: preview.duplicateRows })}
+          </Typography>
+        ) : null}
         <ImportRowErrors errors={preview.rowErrors} />
         <FormControl sx={{ mt: 2 }}>
           <FormLabel>{translate('app.customers.import.mode')}</FormLabel>
@@ -63,16 +82,12 @@ export function ImportRunCard({
           <Button
             variant="contained"
             disabled={
-              disabled ||
-              (mode === 'all_or_nothing' && preview.invalidRows > 0) ||
-              preview.validRows === 0
+              disabled || (mode === 'all_or_nothing' && preview.invalidRows > 0) || count === 0
             }
             onClick={onRun}
             data-testid="import-run"
           >
-            {translate('app.customers.import.run', {
-              count: mode === 'skip_invalid' ? preview.validRows : preview.totalRows,
-            })}
+            {translate('app.customers.import.run', { count })}
           </Button>
         </Box>
       </CardContent>

@@ -12,7 +12,47 @@ export interface RowError {
   line: number;
   column: string | null;
   field: string | null;
+  /** English, for API clients. */
   message: string;
+  /** The translation key of the message (`app.errors.<code>`) and its arguments. */
+  key?: string;
+  args?: Record<string, string | number>;
+}
+
+/** Why a row looks like a customer (the create form's reasons, app.customers.duplicates.reasons). */
+export type DuplicateReason = 'name_and_birth_date' | 'email' | 'phone' | 'organization';
+
+/** An existing customer a row of the file looks like. */
+export interface ExistingMatch {
+  id: number;
+  isCompany: boolean | null;
+  organization: string | null;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string | null;
+  email: string | null;
+  phoneNumber: string | null;
+  zip: string | null;
+  city: string | null;
+  reasons: DuplicateReason[];
+}
+
+/** A valid row that looks like existing customers or an earlier row of the same file. */
+export interface FlaggedRow {
+  row: number;
+  line: number;
+  /** The row's compared values (firstName, lastName, dateOfBirth, email, phoneNumber, organization). */
+  values: Record<string, unknown>;
+  matches: ExistingMatch[];
+  fileRows: Array<{ row: number; reasons: DuplicateReason[] }>;
+}
+
+export type DuplicateAction = 'skip' | 'import' | 'merge';
+
+/** The user's choice for one flagged row; `into` is the customer a merge fills. */
+export interface DuplicateChoice {
+  action: DuplicateAction;
+  into?: number;
 }
 
 export interface Preview {
@@ -26,13 +66,31 @@ export interface Preview {
   invalidRows: number;
   rowErrors: RowError[];
   preview: Array<{ row: number; line: number; values: Record<string, unknown>; valid: boolean }>;
+  /** Number of valid rows that look like duplicates. */
+  duplicateRows: number;
+  /** The flagged rows (the first 1000). */
+  duplicates: FlaggedRow[];
+}
+
+/** A row merged into an existing customer: the fields it filled, those the customer kept. */
+export interface MergeReport {
+  row: number;
+  customerId: number;
+  filled: string[];
+  conflicts: Array<{ field: string; kept: unknown; file: unknown }>;
 }
 
 export interface Summary {
   totalRows: number;
   imported: number;
+  /** Rows merged into existing customers. */
+  merged: number;
+  /** Rows not written: invalid ones, duplicates skipped and duplicates without a choice. */
   skipped: number;
+  skippedDuplicates: number;
+  unresolvedDuplicates: number;
   rowErrors: RowError[];
+  merges: MergeReport[];
 }
 
 export type ImportMode = 'all_or_nothing' | 'skip_invalid';
@@ -46,6 +104,8 @@ export interface ImportOptions {
   import_lead_source: number | null;
   import_recommended_by: string | null;
   assigned_to: number | null;
+  /** Choices for flagged rows: per row (by row number), and for all flagged rows without one. */
+  duplicates?: { all?: DuplicateAction; rows: Record<string, DuplicateChoice> };
 }
 
 /** What the screen shows of a failed check or import. */
@@ -104,12 +164,16 @@ export async function runImport(
   return last?.type === 'summary' ? (last as unknown as Summary) : undefined;
 }
 
-export function importFailure(error: unknown): ImportFailure {
+/** A failed call as the screen shows it; `translate` (react-admin's) reads the server's keys. */
+export function importFailure(
+  error: unknown,
+  translate: (key: string, options?: Record<string, unknown>) => string,
+): ImportFailure {
   const body =
     error instanceof HttpError ? (error.body as { row_errors?: RowError[] } | null) : null;
   return {
     message: messageOf(error),
-    details: errorDetails(error),
+    details: errorDetails(error, translate),
     rowErrors: body?.row_errors ?? [],
   };
 }

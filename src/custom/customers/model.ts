@@ -102,8 +102,15 @@ export function validateCustomer(values: CustomerValues): Record<string, string>
     !/^[1-9][0-9]{3}$/.test(values.zip.trim())
   )
     errors.zip = 'app.customers.validation.zip';
-  if (values.isCompany === true && !filled(values.organization))
-    errors.organization = 'app.customers.validation.organizationRequired';
+  // A company needs its name (first and last name then name its contact, if any); a person needs
+  // both names. The server's rule (server/customers/rules.ts) is the same.
+  if (values.isCompany === true) {
+    if (!filled(values.organization))
+      errors.organization = 'app.customers.validation.organizationRequired';
+  } else {
+    if (!filled(values.firstName)) errors.firstName = 'app.customers.validation.firstNameRequired';
+    if (!filled(values.lastName)) errors.lastName = 'app.customers.validation.lastNameRequired';
+  }
   return errors;
 }
 

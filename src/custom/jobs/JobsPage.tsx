@@ -14,14 +14,15 @@ import {
   TableBody,
   TableCell,
   TableHead,
-  TablePagination,
   TableRow,
   TextField,
   Typography,
 } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
-import { Title, useNotify, useTranslate } from 'react-admin';
+import { Title, useLocale, useNotify, useTranslate } from 'react-admin';
+import { TablePager } from '../../components/Pagers.tsx';
 import { api } from '../../dataProvider/apiClient.ts';
+import { formatDateTime } from '../../i18n/format.ts';
 
 /** The job states of pg-boss, as the API answers them. */
 export const JOB_STATES = [
@@ -64,6 +65,7 @@ const PER_PAGE = 25;
 
 export default function JobsPage() {
   const translate = useTranslate();
+  const language = useLocale();
   const notify = useNotify();
   const [state, setState] = useState<JobState | ''>('');
   const [name, setName] = useState('');
@@ -101,7 +103,7 @@ export default function JobsPage() {
     [notify],
   );
 
-  const time = (value: string | null) => (value ? new Date(value).toLocaleString() : '—');
+  const time = (value: string | null) => (value ? formatDateTime(value, language) : '—');
 
   return (
     <Box sx={{ my: 2 }}>
@@ -162,7 +164,7 @@ export default function JobsPage() {
                 <TableCell title={`${translate('app.jobs.startAfter')}: ${time(job.startAfter)}`}>
                   {time(job.createdOn)}
                 </TableCell>
-                <TableCell>{job.name}</TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>{job.name}</TableCell>
                 <TableCell>
                   <Chip
                     size="small"
@@ -191,8 +193,7 @@ export default function JobsPage() {
             ))}
           </TableBody>
         </Table>
-        <TablePagination
-          component="div"
+        <TablePager
           count={answer?.meta.total ?? 0}
           page={page}
           rowsPerPage={PER_PAGE}

@@ -1,16 +1,27 @@
 /**
  * The drawer (large, 35 %) that edits one key's four texts (mount it with the key's id as `key`). Saves all four through the PUT; the
- * server's field errors ("translations.<n>.text") show beside the text they concern. A text can go
- * back to the release's text (it then follows future releases again).
+ * server's field errors ("translations.<n>.text") show beside the text they concern, in the user's
+ * language; errors of anything else are notified (src/resources/forms/useServerErrors.ts). A text
+ * can go back to the release's text (it then follows future releases again).
  */
-import { Alert, Box, Button, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useLocale, useNotify, useTranslate } from 'react-admin';
 import { AppDrawer } from '../../components/AppDrawer.tsx';
-import { fieldErrorsOf } from '../../dataProvider/apiClient.ts';
 import type { Language, TranslationEntry } from '../../i18n/api.ts';
 import { formatDateTime } from '../../i18n/format.ts';
+import { useServerErrors } from '../../resources/forms/useServerErrors.ts';
 import { useSaveTranslation } from './useLocalizationData.ts';
+
+/** The texts are sent in the order of the languages; their errors show beside them. */
+const isTextPath = (path: string): boolean => /^translations\.\d+\.text$/.test(path);
+
+/** A text's label for the notification: its language's name. */
+function labelKeyOf(languages: Language[], path: string): string | undefined {
+  const index = /^translations\.(\d+)\./.exec(path)?.[1];
+  const language = index === undefined ? undefined : languages[Number(index)];
+  return language ? `app.languageNames.${language.abbreviation}` : undefined;
+}
 
 export function EditTranslationDrawer({
   entry,
@@ -30,13 +41,16 @@ export function EditTranslationDrawer({
       (entry?.translations ?? []).map((translation) => [translation.languageId, translation.text]),
     ),
   );
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const errors = useServerErrors({
+    shown: isTextPath,
+    labelKey: (path) => labelKeyOf(languages, path),
+  });
 
   if (!entry) return null;
 
   const order = languages.map((language) => language.id);
   const submit = () => {
-    setErrors({});
+    errors.clear();
     save.mutate(
       {
         id: entry.id,
@@ -48,20 +62,10 @@ export function EditTranslationDrawer({
           notify('app.translationKeys.saved', { type: 'success' });
           onClose();
         },
-        onError: (error) => {
-          const fieldErrors = fieldErrorsOf(error);
-          setErrors(fieldErrors);
-          if (Object.keys(fieldErrors).length === 0) {
-            notify(error.message || 'ra.notification.http_error', { type: 'error' });
-          }
-        },
+        onError: errors.report,
       },
     );
   };
-
-  const generalErrors = Object.entries(errors)
-    .filter(([path]) => !/^translations\.\d+\.text$/.test(path))
-    .map(([, message]) => message);
 
   return (
     <AppDrawer
@@ -85,16 +89,11 @@ export function EditTranslationDrawer({
         >
           {entry.translationKey}
         </Typography>
-        {generalErrors.length > 0 && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            {generalErrors.map((message) => translate(message)).join(' ')}
-          </Alert>
-        )}
         <Stack spacing={2}>
           {languages.map((language, index) => {
             const stored = entry.translations.find((item) => item.languageId === language.id);
             const value = texts[language.id] ?? '';
-            const error = errors[`translations.${index}.text`];
+            const error = errors.errorOf(`translations.${index}.text`);
             const release = stored?.releaseText ?? null;
             return (
               <Box key={language.id}>
@@ -112,7 +111,7 @@ export function EditTranslationDrawer({
                   error={Boolean(error) || value === ''}
                   helperText={
                     error
-                      ? translate(error)
+                      ? error
                       : value === ''
                         ? translate('app.translationKeys.missingHelp')
                         : stored?.editedAt

@@ -12,12 +12,12 @@ import {
   TableBody,
   TableCell,
   TableHead,
-  TablePagination,
   TableRow,
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
 import { useLocale, useNotify, useTranslate } from 'react-admin';
+import { TablePager } from '../../components/Pagers.tsx';
 import { formatDateTime } from '../../i18n/format.ts';
 import {
   useBrowserMissingKeys,
@@ -126,20 +126,12 @@ export function MissingKeysPanel({ onShowKey }: { onShowKey: (key: string) => vo
         </TableBody>
       </Table>
       {(reports.data?.meta.total ?? 0) > PER_PAGE && (
-        <TablePagination
-          component="div"
+        <TablePager
           count={reports.data?.meta.total ?? 0}
           page={page}
           onPageChange={(_event, next) => setPage(next)}
           rowsPerPage={PER_PAGE}
           rowsPerPageOptions={[PER_PAGE]}
-          labelDisplayedRows={({ from, to, count }) =>
-            translate('ra.navigation.page_range_info', {
-              offsetBegin: from,
-              offsetEnd: to,
-              total: count,
-            })
-          }
         />
       )}
 

@@ -22,7 +22,6 @@ import {
   TableCell,
   TableContainer,
   TableHead,
-  TablePagination,
   TableRow,
   Tabs,
   TextField,
@@ -30,6 +29,7 @@ import {
 } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { Title, useTranslate } from 'react-admin';
+import { TablePager } from '../../components/Pagers.tsx';
 import type { TranslationEntry } from '../../i18n/api.ts';
 import { EditTranslationDrawer } from './EditTranslationDrawer.tsx';
 import { MissingKeysPanel } from './MissingKeysPanel.tsx';
@@ -42,13 +42,6 @@ import {
 
 const PAGE_SIZES = [25, 50, 100];
 const SEARCH_DELAY_MS = 300;
-const PAGE_BUTTONS = {
-  first: 'ra.navigation.first',
-  previous: 'ra.navigation.previous',
-  next: 'ra.navigation.next',
-  last: 'ra.navigation.last',
-} as const;
-
 function useDebounced<T>(value: T, delay: number): T {
   const [debounced, setDebounced] = useState(value);
   useEffect(() => {
@@ -216,23 +209,13 @@ function KeysTable({ search, setSearch }: { search: string; setSearch: (value: s
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
+      <TablePager
         count={total}
         page={Math.min(page, Math.max(0, Math.ceil(total / perPage) - 1))}
         onPageChange={(_event, next) => setPage(next)}
         rowsPerPage={perPage}
         rowsPerPageOptions={PAGE_SIZES}
         onRowsPerPageChange={(event) => setPerPage(Number(event.target.value))}
-        labelRowsPerPage={translate('ra.navigation.page_rows_per_page')}
-        labelDisplayedRows={({ from, to, count }) =>
-          translate('ra.navigation.page_range_info', {
-            offsetBegin: from,
-            offsetEnd: to,
-            total: count,
-          })
-        }
-        getItemAriaLabel={(type) => translate(PAGE_BUTTONS[type])}
       />
       <EditTranslationDrawer
         key={editing?.id ?? 'closed'}

@@ -128,6 +128,17 @@ export async function prepareContext(t: TestApp, seed: number): Promise<HostileC
   const makeTarget = async (model: ResourceModel, suffix: string): Promise<void> => {
     const created = await createSample(asAdmin, model, { reference, suffix });
     let record = created;
+    // Later targets refer to this one; their x-reference-filter may ask for active records.
+    if (record.is_active === false) {
+      const activated = await asAdmin({
+        method: 'PATCH',
+        url: `/api/${model.name}/${created.id}`,
+        payload: { is_active: true },
+      });
+      if (activated.statusCode !== 200)
+        throw new Error(`activate ${model.name}: ${activated.statusCode} ${activated.body}`);
+      record = (activated.json() as { data: Row }).data;
+    }
     if (handOver[model.name]) {
       const patched = await asAdmin({
         method: 'PATCH',

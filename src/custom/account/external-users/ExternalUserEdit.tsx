@@ -9,13 +9,13 @@ import {
   DeleteButton,
   Edit,
   SaveButton,
-  SimpleForm,
   Toolbar,
   TopToolbar,
   useNotify,
   useRecordContext,
 } from 'react-admin';
 import { ConflictGuard } from '../../../resources/conflict/ConflictGuard.tsx';
+import { SimpleForm } from '../../../resources/forms/forms.tsx';
 import { inputFor } from '../../../resources/inputs.tsx';
 import type { ApiRecord } from '../../../resources/records.ts';
 import { getModel } from '../../../resources/registry.ts';

@@ -17,7 +17,6 @@ import {
   type Identifier,
   ReferenceManyField,
   SaveButton,
-  SimpleForm,
   Toolbar,
   useNotify,
   useRecordContext,
@@ -26,6 +25,7 @@ import {
 } from 'react-admin';
 import { fieldFor, listFields } from '../../../resources/fields.tsx';
 import { ConflictGuard } from '../../../resources/conflict/ConflictGuard.tsx';
+import { SimpleForm } from '../../../resources/forms/forms.tsx';
 import { inputFor } from '../../../resources/inputs.tsx';
 import type { ApiRecord } from '../../../resources/records.ts';
 import { getModel } from '../../../resources/registry.ts';
@@ -61,8 +61,10 @@ function RuleDialog({
     refresh();
     onClose();
   };
+  // In a modal dialog: the page's form keeps the unsaved-changes question (./forms.tsx).
   const form = (
     <SimpleForm
+      warnWhenUnsavedChanges={false}
       toolbar={
         <Toolbar>
           <SaveButton />

@@ -14,7 +14,6 @@ import {
   Edit,
   SaveButton,
   ShowButton,
-  TabbedForm,
   Toolbar,
   TopToolbar,
   useNotify,
@@ -23,6 +22,7 @@ import {
 import { cloneElement, type ReactElement } from 'react';
 import { getStoredUser } from '../../../auth/session.ts';
 import { ConflictGuard } from '../../../resources/conflict/ConflictGuard.tsx';
+import { TabbedForm } from '../../../resources/forms/forms.tsx';
 import { inputFor } from '../../../resources/inputs.tsx';
 import type { ApiRecord } from '../../../resources/records.ts';
 import { getModel } from '../../../resources/registry.ts';

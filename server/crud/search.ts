@@ -1,0 +1,80 @@
+/**
+ * The generic list search (`search=`, the fields of the schema's `x-resource.search`), for every
+ * resource. Each word must be found in one of the fields (words AND, fields OR), compared the way
+ * people type rather than the way values are stored:
+ * - text is folded on both sides (src/schema/search.ts; `gscrm_fold` in SQL, migration 0014):
+ *   `muller` finds `Müller`, `zurich` finds `Zürich`, `mueller` finds `Müller` too;
+ * - phone fields (`format: phone`, stored in E.164, src/schema/phone.ts) are matched on the
+ *   canonical number: `0793225035`, `+41793225035`, `079 322 50 35` and `0041 79 322 50 35` all
+ *   find `+41793225035`; a partial local number (`079 322`) matches its beginning;
+ * - digits match anywhere in text fields, so `8050` finds the customers with zip 8050.
+ * The customers' searched columns have trigram indexes on their folded value (migration 0014).
+ */
+import { type Expression, type SqlBool, sql } from 'kysely';
+import { getCountryCallingCode } from 'libphonenumber-js';
+import type { FieldModel, ResourceModel } from '../../src/schema/model.ts';
+import { DEFAULT_PHONE_REGION, PHONE_FORMAT, toE164 } from '../../src/schema/phone.ts';
+import { searchVariants, searchWords } from '../../src/schema/search.ts';
+import type { ResourceExpressionBuilder } from '../db/resource.ts';
+import { escapeLike } from '../http/lists.ts';
+
+/** Separators people put in phone numbers; a query of only these and digits may be a number. */
+const PHONE_QUERY = /^\+?[0-9][0-9\s()./-]*$/;
+const SEPARATORS = /[\s()./-]/g;
+/** Fewer digits than this, anywhere in a number, would match nearly every number. */
+const MIN_PHONE_DIGITS = 3;
+const LOCAL_PREFIX = `+${getCountryCallingCode(DEFAULT_PHONE_REGION)}`;
+
+const isPhoneField = (field: FieldModel) => field.schema.format === PHONE_FORMAT;
+
+/** The search as one where-condition, or undefined when there is nothing to search. */
+export function searchCondition(
+  eb: ResourceExpressionBuilder,
+  model: ResourceModel,
+  query: string | undefined,
+): Expression<SqlBool> | undefined {
+  const words = searchWords(query);
+  const fields = (model.resource.search ?? []).flatMap((name) => {
+    const field = model.fields.find((candidate) => candidate.name === name);
+    return field ? [field] : [];
+  });
+  if (words.length === 0 || fields.length === 0) return undefined;
+  const textColumns = fields.filter((field) => !isPhoneField(field)).map((field) => field.column);
+  const phoneColumns = fields.filter(isPhoneField).map((field) => field.column);
+
+  const wordCondition = (word: string) =>
+    eb.or([
+      ...textColumns.flatMap((column) =>
+        searchVariants(word).map((variant) =>
+          eb(sql`gscrm_fold(${sql.ref(column)})`, 'ilike', `%${escapeLike(variant)}%`),
+        ),
+      ),
+      ...phoneColumns.flatMap((column) => phoneConditions(eb, column, word)),
+    ]);
+  const all = eb.and(words.map(wordCondition));
+  // A number typed with spaces (`079 322 50 35`) is one phone word, not four words.
+  const whole = (query ?? '').trim();
+  if (words.length > 1 && phoneColumns.length > 0 && PHONE_QUERY.test(whole)) {
+    return eb.or([all, ...phoneColumns.flatMap((column) => phoneConditions(eb, column, whole))]);
+  }
+  return all;
+}
+
+/** How one word (or a whole query) that may be a phone number matches a phone column. */
+function phoneConditions(
+  eb: ResourceExpressionBuilder,
+  column: string,
+  text: string,
+): Expression<SqlBool>[] {
+  const e164 = toE164(text);
+  if (e164) return [eb(column, '=', e164)];
+  if (!PHONE_QUERY.test(text)) return [];
+  const digits = text.replace(SEPARATORS, '');
+  // The beginning of a number: international (`+4179`, `004179`) or local (`079`, a Swiss one).
+  let prefix: string | undefined;
+  if (digits.startsWith('+')) prefix = digits;
+  else if (digits.startsWith('00')) prefix = `+${digits.slice(2)}`;
+  else if (digits.startsWith('0')) prefix = `${LOCAL_PREFIX}${digits.slice(1)}`;
+  if (prefix) return [eb(column, 'like', `${escapeLike(prefix)}%`)];
+  return digits.length >= MIN_PHONE_DIGITS ? [eb(column, 'like', `%${escapeLike(digits)}%`)] : [];
+}

@@ -1,0 +1,103 @@
+/**
+ * Every pager of the app in the user's language with Swiss numbers ("1'001-1'025 von 1'234"):
+ * react-admin's lists (`ListPagination`, the default of every `<List>` through the theme,
+ * src/theme.ts) and the hand-written tables (`TablePager`, MUI's TablePagination, whose own
+ * default reads "0–0 of 0" in English). Texts are react-admin's `ra.navigation.*` keys.
+ */
+import {
+  TablePagination,
+  type TablePaginationProps,
+  type Theme,
+  Toolbar,
+  useMediaQuery,
+} from '@mui/material';
+import type { TablePaginationActionsProps } from '@mui/material/TablePaginationActions';
+import { useCallback } from 'react';
+import { PaginationActions, useListPaginationContext, useTranslate } from 'react-admin';
+import { formatNumber } from '../i18n/format.ts';
+
+type PageButton = 'first' | 'last' | 'next' | 'previous';
+
+/** The labels MUI's pager reads, translated, its numbers in the Swiss style. */
+export function usePagerLabels(hasNextPage?: boolean) {
+  const translate = useTranslate();
+  const labelDisplayedRows = useCallback(
+    ({ from, to, count }: { from: number; to: number; count: number }) =>
+      count === -1 && hasNextPage
+        ? translate('ra.navigation.partial_page_range_info', {
+            offsetBegin: formatNumber(from),
+            offsetEnd: formatNumber(to),
+          })
+        : translate('ra.navigation.page_range_info', {
+            offsetBegin: formatNumber(from),
+            offsetEnd: formatNumber(to),
+            total: formatNumber(count === -1 ? to : count),
+          }),
+    [translate, hasNextPage],
+  );
+  const getItemAriaLabel = useCallback(
+    (type: PageButton) => translate(`ra.navigation.${type}`),
+    [translate],
+  );
+  return {
+    labelDisplayedRows,
+    getItemAriaLabel,
+    labelRowsPerPage: translate('ra.navigation.page_rows_per_page'),
+  };
+}
+
+/** react-admin's page buttons (1 2 3 … 9) inside MUI's pager. */
+function PageButtons(props: TablePaginationActionsProps) {
+  const { page, rowsPerPage, count, onPageChange } = props;
+  return (
+    <PaginationActions
+      page={page}
+      rowsPerPage={rowsPerPage}
+      count={count}
+      onPageChange={(_event, next) => onPageChange(null, next)}
+    />
+  );
+}
+
+/**
+ * react-admin's list pager (the default of every list, src/theme.ts) with the app's labels: the
+ * same behaviour as react-admin's `<Pagination>` (nothing while empty, partial totals, page
+ * buttons, no page size choice on small screens), which takes no label props of its own.
+ */
+export function ListPagination({
+  rowsPerPageOptions = [5, 10, 25, 50],
+}: {
+  rowsPerPageOptions?: number[];
+}) {
+  const { isPending, hasNextPage, page, perPage, total, setPage, setPerPage } =
+    useListPaginationContext();
+  const labels = usePagerLabels(hasNextPage);
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
+  if (isPending) return <Toolbar variant="dense" />;
+  const pages = total != null ? Math.ceil(total / perPage) : undefined;
+  if (total === 0 || page < 1 || (pages !== undefined && page > pages)) return null;
+  return (
+    <TablePagination
+      component="span"
+      count={total ?? -1}
+      page={page - 1}
+      rowsPerPage={perPage}
+      rowsPerPageOptions={small ? [] : rowsPerPageOptions}
+      onPageChange={(_event, next) => setPage(next + 1)}
+      onRowsPerPageChange={(event) => setPerPage(Number(event.target.value))}
+      ActionsComponent={total != null && !small ? PageButtons : undefined}
+      slotProps={{ actions: { nextButton: { disabled: !hasNextPage } } }}
+      {...labels}
+    />
+  );
+}
+
+/**
+ * MUI's table pager for hand-written tables, with the app's labels. Shows nothing while the table
+ * is empty (the table says so itself), as react-admin's pager does.
+ */
+export function TablePager(props: Omit<TablePaginationProps<'div'>, 'component'>) {
+  const labels = usePagerLabels();
+  if (props.count === 0) return null;
+  return <TablePagination component="div" {...labels} {...props} />;
+}

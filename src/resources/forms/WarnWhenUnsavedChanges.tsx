@@ -1,0 +1,68 @@
+/**
+ * The question before a changed form is left (react-admin's `useWarnWhenUnsavedChanges`, given to
+ * its <Form> as `WarnWhenUnsavedChangesComponent`), with one difference: a navigation while the
+ * form is being submitted is not questioned. A save that succeeds redirects from inside the
+ * submit, before react-hook-form reports the submit successful; react-admin's hook asks in that
+ * moment whenever the two land in different renders, so users were asked after saving (seen with
+ * the customer form). A save in flight is not an unsaved change: it is being saved.
+ */
+import { useEffect, useState } from 'react';
+import { useBlocker, useTranslate } from 'react-admin';
+import { type Control, type FieldValues, useFormState } from 'react-hook-form';
+
+export function WarnWhenUnsavedChanges({
+  enable = true,
+  formRootPathName,
+  formControl,
+}: {
+  enable?: boolean;
+  formRootPathName?: string;
+  formControl?: Control<FieldValues>;
+}) {
+  const translate = useTranslate();
+  const { isSubmitSuccessful, isSubmitting, dirtyFields } = useFormState(
+    formControl ? { control: formControl } : undefined,
+  );
+  const isDirty = Object.keys(dirtyFields).length > 0;
+  const safe = !enable || !isDirty || isSubmitSuccessful || isSubmitting;
+
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => {
+    if (safe) return false;
+    // Moving inside the form (its tabs) is no leaving; its show view is.
+    const root = formRootPathName || currentLocation.pathname;
+    const inside =
+      nextLocation.pathname.startsWith(root) && !nextLocation.pathname.startsWith(`${root}/show`);
+    return !inside;
+  });
+
+  // As react-admin does: proceed at once when safe, else ask after a render (proceeding from the
+  // render that blocked did not let the navigation go on).
+  const [ask, setAsk] = useState(false);
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    if (safe) blocker.proceed?.();
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    else setAsk(true);
+    // The blocker object changes on every render; its state is what matters.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [blocker.state, safe]);
+
+  useEffect(() => {
+    if (!ask) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setAsk(false);
+    if (window.confirm(translate('ra.message.unsaved_changes'))) blocker.proceed?.();
+    else blocker.reset?.();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ask, translate]);
+
+  // Closing the tab or reloading: the browser's own question.
+  useEffect(() => {
+    if (safe) return;
+    const beforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', beforeUnload);
+    return () => window.removeEventListener('beforeunload', beforeUnload);
+  }, [safe]);
+
+  return null;
+}
