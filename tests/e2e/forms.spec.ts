@@ -11,7 +11,7 @@
  * Screenshots at 1366×768 go to test-results (and /tmp/shots/forms when that folder exists).
  */
 import fs from 'node:fs';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { type Dialog, expect, type Locator, type Page, test } from '@playwright/test';
 import { releaseTexts } from '../../server/i18n/source.ts';
 import { login } from './helpers.ts';
 
@@ -217,27 +217,28 @@ test('leaving a changed form through the menu asks first (saving asks nothing: s
   await name.fill(`${original} (geändert)`);
 
   const menu = page.getByRole('menuitem', { name: text('de', 'app.menu.customers') });
-  const asked: string[] = [];
-  let answer = false;
-  page.on('dialog', (dialog) => {
-    // The app's question is a confirm; a page load may also meet the browser's own (beforeunload).
-    if (dialog.type() === 'confirm') asked.push(dialog.message());
-    void (answer ? dialog.accept() : dialog.dismiss());
-  });
+  // Every dialog is kept open until the test answers it, so each answer lands before the next
+  // step (an answer sent on the side could still be on its way when the menu is clicked again).
+  const dialogs: Dialog[] = [];
+  page.on('dialog', (dialog) => dialogs.push(dialog));
   // Cancelled: the form stays with its changes.
   await menu.click();
-  await expect.poll(() => asked).toEqual([text('de', 'ra.message.unsaved_changes')]);
-  expect(page.url()).toBe(edit);
+  await expect.poll(() => dialogs.length).toBe(1);
+  expect(dialogs[0].type()).toBe('confirm');
+  expect(dialogs[0].message()).toBe(text('de', 'ra.message.unsaved_changes'));
+  await dialogs[0].dismiss();
   await expect(name).toHaveValue(`${original} (geändert)`);
+  expect(page.url()).toBe(edit);
   // Confirmed: the menu leads on, the changes are dropped (nothing was saved).
-  answer = true;
   await menu.click();
+  await expect.poll(() => dialogs.length).toBe(2);
+  expect(dialogs[1].type()).toBe('confirm');
+  await dialogs[1].accept();
   await expect(page).toHaveURL(/\/admin\/customers/);
-  expect(asked).toHaveLength(2);
   await page.goto(edit);
   await expect(name).toHaveValue(original);
   // Unchanged: leaving asks nothing.
   await menu.click();
   await expect(page).toHaveURL(/\/admin\/customers/);
-  expect(asked).toHaveLength(2);
+  expect(dialogs).toHaveLength(2);
 });

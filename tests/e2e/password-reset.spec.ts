@@ -16,8 +16,13 @@ test('forgot password → mail in the outbox → change password with the token 
   await page.goto('/login');
   await page.getByRole('link', { name: 'Passwort vergessen?' }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
+  // The address changes before the new page replaces the login form: wait for the page's own
+  // button, or the address would be typed into the login form that is about to go.
+  const send = page.getByRole('button', { name: 'Link senden' });
+  await expect(send).toBeVisible();
   await page.locator('input[name="email"]').fill(EMAIL);
-  await page.locator('button[type="submit"]').click();
+  await expect(send).toBeEnabled();
+  await send.click();
   await expect(page.getByRole('status')).toContainText('Falls ein Konto');
 
   // The admin reads the mail in the outbox (demo mode: mails stay on the server).
