@@ -2,9 +2,14 @@
  * Vite build of the web app. The server sends a Content-Security-Policy without 'unsafe-inline'
  * for scripts (server/http/security.ts), so the build refuses to emit an HTML page with an inline
  * script or an inline event handler: it would be blocked in the browser.
+ *
+ * Every text file of the build gets its brotli (`.br`, best quality) and gzip (`.gz`) forms beside
+ * it; the server sends the one the browser accepts (server/web/index.ts, `preCompressed`).
  */
+import { constants as zlibConstants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 /** Inline scripts and event-handler attributes in a page, as short excerpts (none is fine). */
 export function inlineScriptsIn(html: string): string[] {
@@ -39,7 +44,20 @@ function noInlineScripts(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), noInlineScripts()],
+  plugins: [
+    react(),
+    noInlineScripts(),
+    compression({
+      include: /\.(html|css|js|mjs|json|svg|txt|xml|map|woff)$/,
+      threshold: 1024,
+      algorithms: [
+        defineAlgorithm('brotliCompress', {
+          params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY },
+        }),
+        defineAlgorithm('gzip', { level: 9 }),
+      ],
+    }),
+  ],
   server: {
     port: 5173,
     proxy: { '/api': `http://localhost:${process.env.PORT ?? 8080}` },

@@ -26,6 +26,7 @@ import jobs, { type JobsOptions } from './jobs/index.ts';
 import mail from './mail/index.ts';
 import notifications from './notifications/index.ts';
 import system from './system/index.ts';
+import compression from './web/compression.ts';
 import web from './web/index.ts';
 
 declare module 'fastify' {
@@ -68,6 +69,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   installErrorHandler(app);
   await app.register(security); // server/http/security.ts: headers on every answer, before access
+  await app.register(compression); // server/web/compression.ts: JSON answers compressed, not streams
   const policy = options.sessionPolicy ?? DEFAULT_SESSION_POLICY;
   accessControl(app, { policy }); // server/access/control.ts
   await installOpenApi(app);

@@ -3,7 +3,7 @@
  * public pages and one react-admin app per area, all sharing one i18n, data and auth provider.
  */
 import { Alert, Box, Button, CircularProgress } from '@mui/material';
-import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { AdminContext, type I18nProvider, localStorageStore, Notification } from 'react-admin';
 import { createBrowserRouter, Route, RouterProvider, Routes } from 'react-router-dom';
 import { createAuthProvider } from './auth/authProvider.ts';
@@ -15,11 +15,18 @@ import { createDataProvider } from './dataProvider/index.ts';
 import { setActiveI18n } from './i18n/active.ts';
 import { createI18nProvider } from './i18n/index.ts';
 import { PUBLIC_ROUTES } from './routes.tsx';
-import { AreaApp } from './shell/AreaApp.tsx';
 import { EnvStrip, ProgressBar, useGuideShortcut } from './shell/Chrome.tsx';
 import { type AppEnv, isAppEnv, UI } from './shell/config.ts';
 import { routerPath } from './shell/paths.ts';
 import { theme } from './theme.ts';
+
+/**
+ * The areas (react-admin's Admin, the layout and menu, every schema resource) load only when an
+ * area's path opens: the public pages (login first) do not download the back office.
+ */
+const AreaApp = lazy(() =>
+  import('./shell/AreaApp.tsx').then(({ AreaApp }) => ({ default: AreaApp })),
+);
 
 const dataProvider = createDataProvider({ apiUrl: '/api', getToken });
 const authProvider = createAuthProvider();
@@ -108,33 +115,35 @@ function Shell({ i18nProvider, appEnv }: { i18nProvider: I18nProvider; appEnv: A
   return (
     <>
       <EnvStrip env={appEnv} />
-      <Routes>
-        <Route
-          path="/admin/*"
-          element={
-            <AreaApp
-              area="admin"
-              i18nProvider={i18nProvider}
-              dataProvider={dataProvider}
-              authProvider={authProvider}
-              store={store}
-            />
-          }
-        />
-        <Route
-          path="/consultant/*"
-          element={
-            <AreaApp
-              area="consultant"
-              i18nProvider={i18nProvider}
-              dataProvider={dataProvider}
-              authProvider={authProvider}
-              store={store}
-            />
-          }
-        />
-        <Route path="*" element={<PublicPages i18nProvider={i18nProvider} />} />
-      </Routes>
+      <Suspense fallback={<FullPageSpinner />}>
+        <Routes>
+          <Route
+            path="/admin/*"
+            element={
+              <AreaApp
+                area="admin"
+                i18nProvider={i18nProvider}
+                dataProvider={dataProvider}
+                authProvider={authProvider}
+                store={store}
+              />
+            }
+          />
+          <Route
+            path="/consultant/*"
+            element={
+              <AreaApp
+                area="consultant"
+                i18nProvider={i18nProvider}
+                dataProvider={dataProvider}
+                authProvider={authProvider}
+                store={store}
+              />
+            }
+          />
+          <Route path="*" element={<PublicPages i18nProvider={i18nProvider} />} />
+        </Routes>
+      </Suspense>
     </>
   );
 }

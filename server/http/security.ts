@@ -1,7 +1,8 @@
 /**
  * Security headers on every answer (API, web app, static files, errors and 404s), with
  * @fastify/helmet, plus `Cache-Control: no-store` on every /api answer so no browser or proxy
- * keeps customer data or a sign-in token. Registered on the root before access control, so an
+ * keeps customer data or a sign-in token (public answers versioned by an ETag, the interface
+ * texts, may be kept and revalidated). Registered on the root before access control, so an
  * answer refused there (401, 403, 429) carries the headers too.
  *
  * The policy (docs/ARCHITECTURE.md §5):
@@ -61,9 +62,18 @@ async function security(app: FastifyInstance, options: SecurityOptions): Promise
   });
   app.addHook('onSend', async (request, reply, payload) => {
     if (isApi(request.url)) {
-      // A route may say more (`private, no-store` on downloads), never less.
+      // A route may say more (`private, no-store` on downloads), never less — except a public
+      // answer that holds no customer data and is versioned by its ETag (the interface texts,
+      // server/i18n/translations.ts): `no-cache` lets the browser keep it and revalidate (304).
       const current = reply.getHeader('cache-control');
-      if (typeof current !== 'string' || !/(^|[\s,])no-store($|[\s,])/i.test(current))
+      const revalidatedPublic =
+        current === 'no-cache' &&
+        reply.hasHeader('etag') &&
+        request.routeOptions.config?.access === 'public';
+      if (
+        !revalidatedPublic &&
+        (typeof current !== 'string' || !/(^|[\s,])no-store($|[\s,])/i.test(current))
+      )
         reply.header('cache-control', 'no-store');
     }
     return payload;

@@ -5,18 +5,26 @@
  *       → { data: [{ id, translation_key_id, translation_key, language_id, text }], meta }
  *   GET /api/localizations/translations/all?page&search[&per_page&missing&missing_language_id]
  *       → { data: [{ id, translation_key, translations: [{ language_id, text, … }] }], meta }
- * The first two are public, so the login page is translated before sign-in (texts are not
- * secret); the list with the editing metadata needs `manage-translation-keys`.
+ *   GET /api/localizations/texts/{language}   (the web app's start: one language in one answer)
+ *       → { language, texts: { key: text }, fallback: { key: text } }
+ * The first two and the texts are public, so the login page is translated before sign-in (texts
+ * are not secret); the list with the editing metadata needs `manage-translation-keys`.
+ *
+ * The texts answer is what the browser needs to paint: the language's texts and, only for its keys
+ * without a text, the text of the first fallback language that has one (de, then en). It is
+ * versioned by its content: the ETag is a hash of the answer, so it changes as soon as an admin
+ * edits a text or a release changes one; `Cache-Control: no-cache` makes the browser ask again
+ * each time with `If-None-Match`, answered 304 without a body while nothing changed.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { issue, validationError } from '../http/errors.ts';
 import {
-  COUNT_TOTAL,
+  countAtMost,
   dataSchema,
   escapeLike,
   listSchema,
-  offsetOf,
   pageAnswer,
   type PageQuery,
   pageSchema,
@@ -36,6 +44,20 @@ interface TranslationsQuery extends PageQuery {
   language_id: number;
   search?: string;
 }
+
+/** Where a key without a text in the asked language is looked up, in this order. */
+export const FALLBACK_LANGUAGES = ['de', 'en'];
+
+/** `If-None-Match` names this ETag (weak or strong, or `*`). */
+function matchesEtag(header: string | string[] | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return String(header)
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}
+
+const textMapSchema = { type: 'object', additionalProperties: { type: 'string' } } as const;
 
 interface AllQuery extends PageQuery {
   search?: string;
@@ -131,22 +153,91 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
           }
           return eb.and(conditions);
         });
-      return pageAnswer(
-        query,
-        matching
-          .select([
-            't.id',
-            't.translation_key_id',
-            'k.key as translation_key',
-            't.language_id',
-            't.text',
-          ])
-          .orderBy('k.key')
-          .limit(query.per_page)
-          .offset(offsetOf(query))
-          .execute(),
-        matching.select(COUNT_TOTAL).executeTakeFirstOrThrow(),
+      return pageAnswer(query, {
+        rows: (limit, offset) =>
+          matching
+            .select([
+              't.id',
+              't.translation_key_id',
+              'k.key as translation_key',
+              't.language_id',
+              't.text',
+            ])
+            .orderBy('k.key')
+            .limit(limit)
+            .offset(offset)
+            .execute(),
+        count: countAtMost(db, matching),
+      });
+    },
+  );
+
+  app.get<{ Params: { language: string } }>(
+    `${BASE}/texts/:language`,
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: TAGS,
+        summary:
+          'The texts of one language as one map (key → text), with the fallback texts (de, then en) of its keys that have none; ETag of the content, 304 on If-None-Match.',
+        params: {
+          type: 'object',
+          required: ['language'],
+          properties: { language: { type: 'string', pattern: '^[a-z]{2,3}$' } },
+        },
+        response: {
+          200: {
+            type: 'object',
+            properties: {
+              language: { type: 'string' },
+              texts: textMapSchema,
+              fallback: textMapSchema,
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { language } = request.params;
+      const known = await db
+        .selectFrom('languages')
+        .select('abbreviation')
+        .where('abbreviation', '=', language)
+        .executeTakeFirst();
+      if (!known) {
+        throw validationError(
+          { language: [issue('unknownLanguage', { value: language })] },
+          'languageUnknown',
+        );
+      }
+      const wanted = [...new Set([language, ...FALLBACK_LANGUAGES])];
+      const rows = await db
+        .selectFrom('translations as t')
+        .innerJoin('translation_keys as k', 'k.id', 't.translation_key_id')
+        .innerJoin('languages as l', 'l.id', 't.language_id')
+        .select(['k.key', 'l.abbreviation', 't.text'])
+        .where('l.abbreviation', 'in', wanted)
+        .where('t.text', '<>', '')
+        .orderBy('k.key')
+        .execute();
+      const byLanguage = new Map<string, Map<string, string>>(
+        wanted.map((code) => [code, new Map()]),
       );
+      for (const row of rows) byLanguage.get(row.abbreviation)?.set(row.key, row.text);
+      const own = byLanguage.get(language) ?? new Map<string, string>();
+      const fallback: Record<string, string> = {};
+      for (const code of FALLBACK_LANGUAGES) {
+        if (code === language) continue;
+        for (const [key, text] of byLanguage.get(code) ?? []) {
+          if (!own.has(key) && !(key in fallback)) fallback[key] = text;
+        }
+      }
+      const answer = { language, texts: Object.fromEntries(own), fallback };
+      const body = JSON.stringify(answer);
+      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      reply.header('cache-control', 'no-cache').header('etag', etag);
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 
@@ -222,16 +313,11 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
         }
         return eb.and(conditions);
       });
-      const page = await pageAnswer(
-        query,
-        matching
-          .select(['k.id', 'k.key'])
-          .orderBy('k.key')
-          .limit(query.per_page)
-          .offset(offsetOf(query))
-          .execute(),
-        matching.select(COUNT_TOTAL).executeTakeFirstOrThrow(),
-      );
+      const page = await pageAnswer(query, {
+        rows: (limit, offset) =>
+          matching.select(['k.id', 'k.key']).orderBy('k.key').limit(limit).offset(offset).execute(),
+        count: countAtMost(db, matching),
+      });
       return { data: await entriesOf(db, page.data, languageIds), meta: page.meta };
     },
   );

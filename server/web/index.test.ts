@@ -4,10 +4,13 @@
  * (a malformed escape, `..` towards a sibling folder whose name starts like the web root's).
  */
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import compression from './compression.ts';
 import web from './index.ts';
 
 let parent: string;
@@ -18,18 +21,37 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(root, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>app</title>');
   fs.writeFileSync(path.join(root, 'assets', 'app-1234.js'), 'console.log("app");');
+  // What the build writes beside a text asset (vite.config.ts): its brotli and gzip forms.
+  const big = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+  fs.writeFileSync(path.join(root, 'assets', 'big-abcd.js'), big);
+  fs.writeFileSync(path.join(root, 'assets', 'big-abcd.js.br'), zlib.brotliCompressSync(big));
+  fs.writeFileSync(path.join(root, 'assets', 'big-abcd.js.gz'), zlib.gzipSync(big));
+  fs.writeFileSync(path.join(root, 'robots.txt'), 'User-agent: *');
   // A sibling whose name starts with the web root's: must stay out of reach.
   fs.mkdirSync(path.join(parent, 'dist-private'));
   fs.writeFileSync(path.join(parent, 'dist-private', 'secret.txt'), 'SECRET');
   app = Fastify();
+  await app.register(compression);
   await app.register(web, { webRoot: root });
+  // An API answer (JSON, compressed per request) and a streamed one (left as it is).
+  app.get('/api/big', { config: { access: 'public' } }, async () => ({
+    data: Array.from({ length: 200 }, (_, id) => ({ id, name: `Customer ${id}` })),
+  }));
+  app.get('/api/stream', { config: { access: 'public' } }, (_request, reply) => {
+    const out = new PassThrough();
+    reply.header('content-type', 'application/x-ndjson; charset=utf-8');
+    out.write(`${JSON.stringify({ type: 'progress', text: 'y'.repeat(2000) })}\n`);
+    out.end();
+    return reply.send(out);
+  });
 });
 afterAll(async () => {
   await app?.close();
   fs.rmSync(parent, { recursive: true, force: true });
 });
 
-const get = (url: string) => app.inject({ method: 'GET', url });
+const get = (url: string, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'GET', url, headers });
 
 describe('the web app', () => {
   it('serves its files, with long cache lives for hashed assets', async () => {
@@ -75,5 +97,74 @@ describe('the web app', () => {
       expect(answer.statusCode, url).toBeLessThan(500);
       expect(answer.body, url).not.toContain('SECRET');
     }
+  });
+
+  it('sends the precompressed form the browser accepts, varying on accept-encoding', async () => {
+    const br = await get('/assets/big-abcd.js', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toContain('console.log("xxxx');
+    expect(br.rawPayload.length).toBeLessThan(200);
+
+    const gzip = await get('/assets/big-abcd.js', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toContain('console.log("xxxx');
+
+    const plain = await get('/assets/big-abcd.js', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('accept-encoding');
+    expect(plain.body.length).toBeGreaterThan(4000);
+  });
+
+  it('revalidates index.html by its ETag: 304 when unchanged', async () => {
+    const first = await get('/login', { 'accept-encoding': 'br' });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers.vary).toContain('accept-encoding');
+    expect(zlib.brotliDecompressSync(first.rawPayload).toString()).toContain('<title>app</title>');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+
+    const again = await get('/admin/customers', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    const changed = await get('/admin/customers', { 'if-none-match': '"another"' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.body).toContain('<title>app</title>');
+  });
+
+  it('answers 304 for an unchanged asset', async () => {
+    const first = await get('/assets/app-1234.js');
+    const again = await get('/assets/app-1234.js', { 'if-none-match': String(first.headers.etag) });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('gives other files a short cache life', async () => {
+    const robots = await get('/robots.txt');
+    expect(robots.statusCode).toBe(200);
+    expect(robots.headers['cache-control']).toBe('public, max-age=600');
+  });
+
+  it('compresses JSON answers, and leaves streams (NDJSON progress) alone', async () => {
+    const json = await get('/api/big', { 'accept-encoding': 'br, gzip' });
+    expect(json.headers['content-encoding']).toBe('br');
+    expect(json.headers.vary).toContain('accept-encoding');
+    expect(JSON.parse(zlib.brotliDecompressSync(json.rawPayload).toString()).data).toHaveLength(
+      200,
+    );
+    const gzip = await get('/api/big', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const plain = await get('/api/big');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.json().data).toHaveLength(200);
+
+    const stream = await get('/api/stream', { 'accept-encoding': 'br, gzip' });
+    expect(stream.headers['content-encoding']).toBeUndefined();
+    expect(stream.body).toContain('"type":"progress"');
   });
 });

@@ -1,14 +1,22 @@
 /**
- * Serves the built web app (when its folder holds an index.html): hashed assets (`/assets/`) with
- * a one-year immutable cache life, other files for an hour, and index.html (never cached) for
- * every other path, as the app routes in the browser. An unknown /api path still answers the
- * API's 404; a path that cannot name a file (not decodable, a NUL) answers the API's 400 shape
- * instead of a crash. The security headers and the CSP come from server/http/security.ts.
+ * Serves the built web app (when its folder holds an index.html):
+ * - hashed assets (`/assets/`) with a one-year immutable cache life (a new build has new names);
+ * - other files of the folder for ten minutes;
+ * - index.html for every other path, as the app routes in the browser: `no-cache` with an ETag, so
+ *   the browser revalidates it (304) and picks up a new build at once.
+ * Files are sent precompressed: the build writes `.br` and `.gz` beside each text file
+ * (vite.config.ts) and the answer is the one the browser accepts (`Content-Encoding`, `Vary:
+ * accept-encoding`); index.html is compressed once at start-up. API answers are compressed per
+ * request (./compression.ts). An unknown /api path still answers the API's 404; a path that cannot
+ * name a file (not decodable, a NUL) answers the API's 400 shape instead of a crash. The security
+ * headers and the CSP come from server/http/security.ts.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody, issue } from '../http/errors.ts';
 
 export interface WebOptions {
@@ -16,7 +24,9 @@ export interface WebOptions {
   webRoot?: string;
 }
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Files of the folder that are not hashed (icons, robots.txt): a short life. */
+export const SHORT_MAX_AGE_SECONDS = 600;
 
 /** The decoded path of a request URL, or an ApiError (400) for one that names no file. */
 function decodedPath(pathname: string): string {
@@ -31,6 +41,57 @@ function decodedPath(pathname: string): string {
   return decoded;
 }
 
+/** The encodings a request accepts (no q-value parsing beyond `q=0` refusals). */
+export function acceptedEncodings(header: string | string[] | undefined): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of String(header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    if (params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param))) continue;
+    accepted.add(name.trim());
+  }
+  return accepted;
+}
+
+/** index.html, its ETag and its compressed forms, made once. */
+interface Page {
+  body: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+  etag: string;
+}
+
+function pageOf(body: Buffer): Page {
+  return {
+    body,
+    br: zlib.brotliCompressSync(body),
+    gzip: zlib.gzipSync(body, { level: 9 }),
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+  };
+}
+
+/** `If-None-Match` names this ETag (weak or strong, or `*`). */
+export function matchesEtag(header: string | string[] | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return String(header)
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .some((tag) => tag === '*' || tag === etag);
+}
+
+function sendPage(page: Page, request: FastifyRequest, reply: FastifyReply) {
+  reply
+    .header('cache-control', 'no-cache')
+    .header('etag', page.etag)
+    .header('vary', 'accept-encoding')
+    .type('text/html; charset=utf-8');
+  if (matchesEtag(request.headers['if-none-match'], page.etag)) return reply.status(304).send();
+  const accepted = acceptedEncodings(request.headers['accept-encoding']);
+  if (accepted.has('br')) return reply.header('content-encoding', 'br').send(page.br);
+  if (accepted.has('gzip')) return reply.header('content-encoding', 'gzip').send(page.gzip);
+  return reply.send(page.body);
+}
+
 export default async function web(app: FastifyInstance, options: WebOptions): Promise<void> {
   const webRoot = options.webRoot && path.resolve(options.webRoot);
   if (!webRoot || !fs.existsSync(path.join(webRoot, 'index.html'))) return;
@@ -39,13 +100,18 @@ export default async function web(app: FastifyInstance, options: WebOptions): Pr
     root: webRoot,
     wildcard: false,
     index: false,
-    maxAge: '1h',
-    // Asset names carry a hash of their content: a new build has new names.
+    preCompressed: true,
+    maxAge: SHORT_MAX_AGE_SECONDS * 1000,
+    // Asset names carry a hash of their content: a new build has new names. (`file` is the file
+    // sent, `.br`/`.gz` included.)
     setHeaders: (reply, file) => {
       if (file.startsWith(assets)) reply.header('cache-control', IMMUTABLE);
+      // The page under its own name (the app never asks for it so): revalidated too.
+      else if (path.basename(file).startsWith('index.html'))
+        reply.header('cache-control', 'no-cache');
     },
   });
-  const index = fs.readFileSync(path.join(webRoot, 'index.html'));
+  const page = pageOf(fs.readFileSync(path.join(webRoot, 'index.html')));
   app.get('/*', { config: { access: undefined } }, (request, reply) => {
     const pathname = request.url.split('?')[0];
     if (pathname.startsWith('/api/')) {
@@ -60,13 +126,13 @@ export default async function web(app: FastifyInstance, options: WebOptions): Pr
       if (fs.statSync(file).isFile()) {
         const asset = file.startsWith(assets);
         return reply.sendFile(path.relative(webRoot, file), {
-          maxAge: asset ? '365d' : 0,
+          maxAge: asset ? '365d' : SHORT_MAX_AGE_SECONDS * 1000,
           immutable: asset,
         });
       }
     }
     // A chunk of an earlier build: a 404 the app can handle, not the page as a script.
     if (pathname.startsWith('/assets/')) return reply.callNotFound();
-    return reply.header('cache-control', 'no-cache').type('text/html').send(index);
+    return sendPage(page, request, reply);
   });
 }

@@ -34,6 +34,16 @@ export interface Translation {
   text: string;
 }
 
+/**
+ * One language as the app needs it to paint (GET texts/{language}): its texts, and for its keys
+ * without one the fallback's text (de, then en). Keys are data: never camelCased.
+ */
+export interface LanguageTexts {
+  language: string;
+  texts: Record<string, string>;
+  fallback: Record<string, string>;
+}
+
 /** One language's text of a key (GET translations/all, PUT). */
 export interface LanguageText {
   languageId: number;
@@ -84,6 +94,17 @@ export function createLocalizationClient(options: LocalizationClientOptions = {}
     /** GET localizations/languages */
     async languages(): Promise<Language[]> {
       return (await call<{ data: Language[] }>('GET', '/languages')).data;
+    },
+    /**
+     * GET localizations/texts/{language}: one answer, revalidated by the browser's cache with its
+     * ETag (304 while no text changed); sent without the token (public, and the same for all).
+     */
+    async texts(language: string): Promise<LanguageTexts> {
+      return (await client.request(
+        'GET',
+        `${LOCALIZATIONS_PATH}/texts/${encodeURIComponent(language)}`,
+        { auth: false },
+      )) as LanguageTexts;
     },
     /** GET localizations/translations?page&language_id&search (&per_page, ours). */
     translations(params: {

@@ -4,7 +4,7 @@
  * messages, switching language and saving the choice.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LocalizationClient, Translation } from './api.ts';
+import type { LanguageTexts, LocalizationClient } from './api.ts';
 import {
   activeLocalization,
   createI18nProvider,
@@ -51,9 +51,12 @@ const TEXTS: Record<string, Record<string, string>> = {
   it: { 'app.login.email': 'E-mail (it)' },
 };
 
-/** An in-memory API; `failures` makes the next calls of a method fail. */
-function fakeClient(failures: { languages?: number; translations?: number } = {}) {
-  const calls = { languages: 0, translations: [] as { languageId: number; page?: number }[] };
+/**
+ * An in-memory API answering as the server does (GET texts/{language}: the language's texts and,
+ * for its missing keys, de's else en's); `failures` makes the next calls of a method fail.
+ */
+function fakeClient(failures: { languages?: number; texts?: number } = {}) {
+  const calls = { languages: 0, texts: [] as string[] };
   const reports: { translationKey: string; languageId: number }[] = [];
   const client = {
     async languages() {
@@ -64,33 +67,24 @@ function fakeClient(failures: { languages?: number; translations?: number } = {}
       }
       return LANGUAGES;
     },
-    async translations(params: { languageId: number; page?: number; perPage?: number }) {
-      calls.translations.push({ languageId: params.languageId, page: params.page });
-      if ((failures.translations ?? 0) > 0) {
-        failures.translations = (failures.translations ?? 0) - 1;
+    async texts(language: string): Promise<LanguageTexts> {
+      calls.texts.push(language);
+      if ((failures.texts ?? 0) > 0) {
+        failures.texts = (failures.texts ?? 0) - 1;
         throw new Error('network down');
       }
-      const abbreviation = LANGUAGES.find((l) => l.id === params.languageId)?.abbreviation ?? '';
-      const rows: Translation[] = Object.entries(TEXTS[abbreviation] ?? {}).map(
-        ([key, text], index) => ({
-          id: index + 1,
-          translationKeyId: index + 1,
-          translationKey: key,
-          languageId: params.languageId,
-          text,
-        }),
+      if (!TEXTS[language]) throw new Error(`422 unknown language ${language}`);
+      const texts = Object.fromEntries(
+        Object.entries(TEXTS[language]).filter(([, text]) => text !== ''),
       );
-      // Two pages of at most 3, whatever the page size asked for, to exercise paging.
-      const page = params.page ?? 1;
-      return {
-        data: rows.slice((page - 1) * 3, page * 3),
-        meta: {
-          currentPage: page,
-          perPage: 3,
-          total: rows.length,
-          lastPage: Math.max(1, Math.ceil(rows.length / 3)),
-        },
-      };
+      const fallback: Record<string, string> = {};
+      for (const code of ['de', 'en']) {
+        if (code === language) continue;
+        for (const [key, text] of Object.entries(TEXTS[code])) {
+          if (text !== '' && !(key in texts) && !(key in fallback)) fallback[key] = text;
+        }
+      }
+      return { language, texts, fallback };
     },
     async reportMissing(entries: { translationKey: string; languageId: number }[]) {
       reports.push(...entries);
@@ -109,18 +103,14 @@ beforeEach(() => {
 });
 
 describe('start-up', () => {
-  it('loads the language list, the chosen language and the fallbacks de and en, page by page', async () => {
+  it('loads the language list and only the chosen language (its fallback texts come with it)', async () => {
     const { client, calls } = fakeClient();
     const provider = await createI18nProvider('fr', { client });
     expect(provider.getLocale()).toBe('fr');
     expect(calls.languages).toBe(1);
-    const loaded = new Set(calls.translations.map((call) => call.languageId));
-    expect([...loaded].sort()).toEqual([1, 2, 3]);
-    // de has 10 texts: pages 1 to 4 of 3.
-    expect(calls.translations.filter((call) => call.languageId === 1).map((c) => c.page)).toEqual([
-      1, 2, 3, 4,
-    ]);
+    expect(calls.texts).toEqual(['fr']);
     expect(provider.translate('app.login.email')).toBe('E-mail');
+    expect(provider.translate('app.onlyGerman')).toBe('Nur Deutsch');
     expect(provider.getLocales?.().map((locale) => locale.locale)).toEqual([
       'de',
       'en',
@@ -142,11 +132,16 @@ describe('start-up', () => {
     expect(twice.calls.languages).toBe(2);
   });
 
-  it('retries a page of translations once', async () => {
-    const { client, calls } = fakeClient({ translations: 1 });
+  it('retries the texts once, and fails when the second attempt fails too', async () => {
+    const { client, calls } = fakeClient({ texts: 1 });
     const provider = await createI18nProvider('de', { client });
     expect(provider.translate('app.onlyGerman')).toBe('Nur Deutsch');
-    expect(calls.translations.length).toBeGreaterThan(4);
+    expect(calls.texts).toEqual(['de', 'de']);
+
+    const twice = fakeClient({ texts: 2 });
+    await expect(createI18nProvider('de', { client: twice.client })).rejects.toThrow(
+      'network down',
+    );
   });
 
   it('starts in the local choice, else the signed-in user’s preference, else de', async () => {
@@ -160,9 +155,11 @@ describe('start-up', () => {
   });
 
   it('starts in de when the stored or asked language is unknown', async () => {
-    const { client } = fakeClient();
+    const { client, calls } = fakeClient();
     const provider = await createI18nProvider('xx', { client });
     expect(provider.getLocale()).toBe('de');
+    expect(calls.texts).toEqual(['de']);
+    expect(provider.translate('app.login.email')).toBe('E-Mail');
   });
 });
 
@@ -261,17 +258,16 @@ describe('changeLocale', () => {
         saved.push(language);
       },
     });
-    expect(calls.translations.some((call) => call.languageId === 4)).toBe(false);
+    expect(calls.texts).toEqual(['de']);
     await provider.changeLocale('it');
     expect(provider.getLocale()).toBe('it');
     expect(provider.translate('app.login.email')).toBe('E-mail (it)');
     expect(provider.translate('app.onlyGerman')).toBe('Nur Deutsch');
     expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('it');
     expect(saved).toEqual(['it']);
-    const italianLoads = calls.translations.filter((call) => call.languageId === 4).length;
     await provider.changeLocale('de');
     await provider.changeLocale('it');
-    expect(calls.translations.filter((call) => call.languageId === 4).length).toBe(italianLoads);
+    expect(calls.texts).toEqual(['de', 'it']);
     await expect(provider.changeLocale('xx')).rejects.toThrow();
   });
 

@@ -2,9 +2,12 @@
  * i18next behind react-admin (ra-i18n-i18next), fed from the localization API (spec §7): every text
  * the user reads — ours and react-admin's own — is a translation key in the database.
  *
- * Start-up (src/App.tsx shows its spinner until this resolves): the language list is loaded and
- * retried once on failure; then the chosen language's translations and those of the fallbacks de
- * and en (each retried once), page by page. Default language de; the choice is kept in
+ * Start-up (src/App.tsx shows its spinner until this resolves): the language list and the chosen
+ * language's texts are loaded side by side, each retried once on failure — one answer per language
+ * (GET /api/localizations/texts/{language}) that also carries, for the keys the language lacks, the
+ * fallback's text (de, then en), so no other language is fetched before the first paint. The
+ * browser keeps that answer and revalidates it by its ETag (304 while no text changed; an admin's
+ * edit changes it). Default language de; the choice is kept in
  * localStorage ('language') and, for a signed-in user, saved in their preferences
  * (PUT /api/account/settings). Switching language loads that language once and re-renders in
  * place (react-admin re-keys its tree), no reload.
@@ -22,6 +25,7 @@ import { readStoredToken } from '../dataProvider/httpClient.ts';
 import {
   createLocalizationClient,
   type Language as ApiLanguage,
+  type LanguageTexts,
   type LocalizationClient,
   retryOnce,
 } from './api.ts';
@@ -34,8 +38,6 @@ export const DEFAULT_LANGUAGE: Language = 'de';
 /** Where a missing key is looked up next, in this order (the issue: de, then en). */
 export const FALLBACK_LANGUAGES: Language[] = ['de', 'en'];
 export const LANGUAGE_STORAGE_KEY = 'language';
-/** Texts per request when a language is loaded (the API allows up to 2000). */
-const PAGE_SIZE = 2000;
 
 /** Key namespaces always recognised as keys (others are learnt from the loaded texts). */
 const BASE_NAMESPACES = ['app', 'ra', 'resources', 'enums', 'products'];
@@ -84,10 +86,12 @@ export function humanizeKey(key: string): string {
 
 /**
  * The texts of the loaded languages: language → key → text (empty texts are left out: they are
- * missing; a blank one such as react-admin's ra.boolean.null ' ' is a text). Shared by the provider and the translation-keys screen.
+ * missing; a blank one such as react-admin's ra.boolean.null ' ' is a text), and per language the
+ * fallback texts of the keys it lacks. Shared by the provider and the translation-keys screen.
  */
 export class TranslationCatalogue {
   readonly texts = new Map<string, Map<string, string>>();
+  readonly fallbackTexts = new Map<string, Map<string, string>>();
   private readonly namespaces = new Set(BASE_NAMESPACES);
 
   constructor(
@@ -103,34 +107,36 @@ export class TranslationCatalogue {
     return this.texts.has(language);
   }
 
-  /** Loads (or reloads) one language, all pages; each request is retried once. */
-  async load(language: string): Promise<Map<string, string>> {
-    const languageId = this.languageId(language);
-    if (languageId === undefined) throw new Error(`Unknown language ${language}`);
-    const texts = new Map<string, string>();
-    let page = 1;
-    let lastPage = 1;
-    do {
-      const current = page;
-      const answer = await retryOnce(() =>
-        this.client.translations({ languageId, page: current, perPage: PAGE_SIZE }),
-      );
-      for (const row of answer.data) {
-        if (row.text !== '') texts.set(row.translationKey, row.text);
-      }
-      lastPage = answer.meta.lastPage;
-      page += 1;
-    } while (page <= lastPage);
-    for (const key of texts.keys()) this.namespaces.add(key.slice(0, key.indexOf('.')));
+  /** Loads (or reloads) one language with its fallback texts; the request is retried once. */
+  async load(language: string, answer?: Promise<LanguageTexts>): Promise<Map<string, string>> {
+    if (this.languageId(language) === undefined) throw new Error(`Unknown language ${language}`);
+    const loaded = await (answer ?? retryOnce(() => this.client.texts(language)));
+    const texts = new Map(Object.entries(loaded.texts).filter(([, text]) => text !== ''));
+    const fallback = new Map(
+      Object.entries(loaded.fallback ?? {}).filter(([key, text]) => text !== '' && !texts.has(key)),
+    );
+    for (const key of [...texts.keys(), ...fallback.keys()])
+      this.namespaces.add(key.slice(0, key.indexOf('.')));
     this.texts.set(language, texts);
+    this.fallbackTexts.set(language, fallback);
     return texts;
   }
 
   has(language: string, key: string, plural = false): boolean {
-    const texts = this.texts.get(language);
-    if (!texts) return false;
-    if (texts.has(key)) return true;
-    return plural && (texts.has(`${key}_other`) || texts.has(`${key}_one`));
+    return hasKey(this.texts.get(language), key, plural);
+  }
+
+  /** The language lacks the key, and a fallback language has it (de, then en). */
+  hasFallback(language: string, key: string, plural = false): boolean {
+    return hasKey(this.fallbackTexts.get(language), key, plural);
+  }
+
+  /** What i18next holds for a language: its texts over the fallback's. */
+  bundle(language: string): Record<string, string> {
+    return Object.fromEntries([
+      ...(this.fallbackTexts.get(language) ?? []),
+      ...(this.texts.get(language) ?? []),
+    ]);
   }
 
   /** A string that names a key (dotted, in a known namespace) rather than a text. */
@@ -141,12 +147,15 @@ export class TranslationCatalogue {
   /** i18next resources: one flat namespace per loaded language. */
   resources(): Resource {
     return Object.fromEntries(
-      [...this.texts].map(([language, texts]) => [
-        language,
-        { translation: Object.fromEntries(texts) },
-      ]),
+      [...this.texts.keys()].map((language) => [language, { translation: this.bundle(language) }]),
     );
   }
+}
+
+function hasKey(texts: Map<string, string> | undefined, key: string, plural: boolean): boolean {
+  if (!texts) return false;
+  if (texts.has(key)) return true;
+  return plural && (texts.has(`${key}_other`) || texts.has(`${key}_one`));
 }
 
 export interface Localization {
@@ -188,6 +197,10 @@ export async function createI18nProvider(
   options: CreateOptions = {},
 ): Promise<I18nProvider> {
   const client = options.client ?? createLocalizationClient();
+  // The texts of the language we expect to start in are asked beside the language list.
+  const expected = isLanguage(language) ? language : DEFAULT_LANGUAGE;
+  const early = retryOnce(() => client.texts(expected));
+  early.catch(() => undefined); // awaited below when it is the one; never an unhandled rejection
   const languages = await retryOnce(() => client.languages());
   if (languages.length === 0) throw new Error('The server lists no languages.');
   const catalogue = new TranslationCatalogue(languages, client);
@@ -197,8 +210,7 @@ export async function createI18nProvider(
     : known(DEFAULT_LANGUAGE)
       ? DEFAULT_LANGUAGE
       : languages[0].abbreviation;
-  const fallbacks = FALLBACK_LANGUAGES.filter(known);
-  await Promise.all([...new Set([initial, ...fallbacks])].map((code) => catalogue.load(code)));
+  await catalogue.load(initial, initial === expected ? early : undefined);
 
   const reporter = createMissingKeyReporter({
     send: (entries) => client.reportMissing(entries),
@@ -210,7 +222,8 @@ export async function createI18nProvider(
     instance,
     {
       lng: initial,
-      fallbackLng: fallbacks,
+      // Each language's bundle holds its fallback texts already (the catalogue's `bundle`).
+      fallbackLng: false,
       supportedLngs: languages.map((entry) => entry.abbreviation),
       load: 'languageOnly',
       resources: catalogue.resources(),
@@ -226,13 +239,7 @@ export async function createI18nProvider(
   const listeners = new Set<() => void>();
   let version = 0;
   const install = (code: string) => {
-    instance.addResourceBundle(
-      code,
-      'translation',
-      Object.fromEntries(catalogue.texts.get(code) ?? []),
-      false,
-      true,
-    );
+    instance.addResourceBundle(code, 'translation', catalogue.bundle(code), false, true);
   };
   const ensureLoaded = async (code: string) => {
     if (catalogue.isLoaded(code)) return;
@@ -253,10 +260,7 @@ export async function createI18nProvider(
     if (!catalogue.looksLikeKey(key)) {
       return values._ !== undefined ? base.translate(key, values) : key;
     }
-    const inFallback = fallbacks.some(
-      (code) => code !== chosen && catalogue.has(code, key, plural),
-    );
-    if (inFallback) {
+    if (catalogue.hasFallback(chosen, key, plural)) {
       reporter.report(key, chosen, 'fallback');
       return base.translate(key, values);
     }

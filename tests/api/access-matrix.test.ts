@@ -57,6 +57,7 @@ const RULES: Record<string, Rule> = {
   // translations
   'GET /api/localizations/languages': { access: 'public' },
   'GET /api/localizations/translations': { access: 'public' },
+  'GET /api/localizations/texts/:language': { access: 'public' },
   'GET /api/localizations/translations/all': { access: 'manage-translation-keys' },
   'PUT /api/localizations/translations/:id': { access: 'manage-translation-keys' },
   'POST /api/localizations/missing': { access: 'authenticated' },

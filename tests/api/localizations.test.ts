@@ -109,6 +109,109 @@ describe('GET /api/localizations/languages', () => {
   });
 });
 
+describe('GET /api/localizations/texts/{language}', () => {
+  interface Texts {
+    language: string;
+    texts: Record<string, string>;
+    fallback: Record<string, string>;
+  }
+  const textsOf = (language: string, headers: Record<string, string> = {}) =>
+    t.request({ method: 'GET', url: `/api/localizations/texts/${language}`, headers });
+
+  it('answers one language as a map with the fallback texts of its missing keys, without a token', async () => {
+    // A key with a German text only, and one with an English text only.
+    for (const [key, texts] of [
+      ['app.test.bundleGerman', { [DE]: 'Nur Deutsch', [EN]: '', [FR]: '', [IT]: '' }],
+      ['app.test.bundleEnglish', { [DE]: '', [EN]: 'English only', [FR]: '', [IT]: '' }],
+    ] as const) {
+      const { id } = await t.database.db
+        .insertInto('translation_keys')
+        .values({ key })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await t.database.db
+        .insertInto('translations')
+        .values(
+          Object.entries(texts).map(([language, text]) => ({
+            translation_key_id: id,
+            language_id: Number(language),
+            text,
+          })),
+        )
+        .execute();
+    }
+    const french = json<Texts>(await textsOf('fr'));
+    expect(french.language).toBe('fr');
+    const listed = await translationsOf(FR, 'app.login.email');
+    expect(french.texts['app.login.email']).toBe(
+      listed.find((row) => row.translation_key === 'app.login.email')?.text,
+    );
+    expect(french.texts['app.test.bundleGerman']).toBeUndefined();
+    expect(french.fallback['app.test.bundleGerman']).toBe('Nur Deutsch');
+    expect(french.fallback['app.test.bundleEnglish']).toBe('English only');
+    // Only keys the language lacks are in the fallback; no empty text anywhere.
+    for (const key of Object.keys(french.fallback)) expect(french.texts[key]).toBeUndefined();
+    expect(Object.values(french.texts)).not.toContain('');
+    // react-admin's messages are there too, and the whole release of the language.
+    expect(Object.keys(french.texts).length).toBeGreaterThanOrEqual(RELEASE.get('fr')?.size ?? 1);
+
+    const german = json<Texts>(await textsOf('de'));
+    expect(german.texts['app.test.bundleGerman']).toBe('Nur Deutsch');
+    expect(german.fallback['app.test.bundleEnglish']).toBe('English only');
+    expect(german.fallback['app.test.bundleGerman']).toBeUndefined();
+    // Other tests count the keys without a text.
+    await t.database.db
+      .deleteFrom('translation_keys')
+      .where('key', 'in', ['app.test.bundleGerman', 'app.test.bundleEnglish'])
+      .execute();
+  });
+
+  it('is versioned by its ETag: 304 while unchanged, a new version once an admin edits a text', async () => {
+    const first = await textsOf('it', { 'accept-encoding': 'br, gzip' });
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers.vary).toContain('accept-encoding');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+
+    const again = await textsOf('it', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+
+    const entry = await entryOf('app.login.email');
+    const before = textIn(entry, IT);
+    json(
+      await put(entry.id, {
+        translation_key: 'app.login.email',
+        translations: [{ language_id: IT, text: 'Indirizzo e-mail (modificato)' }],
+      }),
+    );
+    try {
+      const edited = await textsOf('it', { 'if-none-match': etag });
+      expect(edited.statusCode).toBe(200);
+      expect(edited.headers.etag).not.toBe(etag);
+      expect((edited.json() as Texts).texts['app.login.email']).toBe(
+        'Indirizzo e-mail (modificato)',
+      );
+    } finally {
+      json(
+        await put(entry.id, {
+          translation_key: 'app.login.email',
+          translations: [{ language_id: IT, text: before ?? '' }],
+        }),
+      );
+    }
+    const back = await textsOf('it', { 'if-none-match': etag });
+    expect(back.statusCode).toBe(304);
+  });
+
+  it('refuses an unknown language (422 naming language) and a malformed one (400)', async () => {
+    expectFieldError(await textsOf('xx'), 'language');
+    expect((await textsOf('D%C3%A9')).statusCode).toBe(400);
+  });
+});
+
 describe('GET /api/localizations/translations', () => {
   it('answers the texts of the requested language only (public: the login page needs them)', async () => {
     const german = await translationsOf(DE, 'app.login.email');

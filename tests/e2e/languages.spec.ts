@@ -289,7 +289,7 @@ test('the user’s language applies to the whole app at once after sign-in, and 
   try {
     // A slow network: the texts of a language not loaded yet take a while to arrive (the race of
     // the bug: the area rendered before they were there, and stayed half in German).
-    await page.route('**/api/localizations/translations?**', async (route) => {
+    await page.route('**/api/localizations/texts/**', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       await route.continue();
     });
