@@ -4,7 +4,8 @@ import { DEMO_USERS, seedDemo } from './demo/index.ts';
 import { DEMO_EXTERNAL_USER } from './demo/identity.ts';
 import { buildApp } from './app.ts';
 import { readConfig } from './config.ts';
-import { openDatabase } from './db/index.ts';
+import { findImage, writeImage } from './db/image.ts';
+import { openDatabase, type PgliteDatabase } from './db/index.ts';
 import { syncTranslations } from './i18n/sync.ts';
 import { migrate } from './db/migrate.ts';
 import { loadResourceModels } from './schemas.ts';
@@ -36,6 +37,17 @@ async function main(): Promise<void> {
     console.log(
       `Translations: ${texts.keysAdded} keys and ${texts.textsAdded} texts added, ${texts.textsUpdated} texts updated.`,
     );
+  // A database made by initdb (no prepared image of this release yet): keep it as the image, before
+  // anything of the demo or of users is in it, so the next new data folder starts in a second.
+  if (isPglite(database) && database.origin === 'initdb' && !findImage()) {
+    try {
+      console.log(
+        `Database image written for the next new data folder: ${writeImage(await database.snapshot())}`,
+      );
+    } catch (error) {
+      console.warn(`No database image written: ${(error as Error).message}`);
+    }
+  }
   const seeded = config.demo
     ? await seedDemo(database.db, { password: config.demoPassword })
     : false;
@@ -75,6 +87,10 @@ async function main(): Promise<void> {
     for (const user of DEMO_USERS) console.log(`  ${user.role.padEnd(22)} ${user.email}`);
     console.log(`  ${'external (sub-broker)'.padEnd(22)} ${DEMO_EXTERNAL_USER.email}`);
   }
+}
+
+function isPglite(database: { engine: string }): database is PgliteDatabase {
+  return database.engine === 'pglite' && 'snapshot' in database;
 }
 
 main().catch((error: unknown) => {

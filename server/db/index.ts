@@ -7,11 +7,12 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { findImage } from './image.ts';
+import { PgliteWorkerClient } from './pglite-client.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { TYPE_PARSERS } from './type-parsers.ts';
 
 import type { Database as Tables } from '../../src/types/database.ts';
 
@@ -30,18 +31,22 @@ export interface Database {
    * SQL statements as text and answers the rows of the last one.
    */
   exclusive<T>(fn: (exec: (sqlText: string) => Promise<Row[]>) => Promise<T>): Promise<T>;
+  /**
+   * Resolves when the database answers (the health check). PostgreSQL: `select 1` on a pooled
+   * connection. PGlite: without queueing behind a running query (see PgliteWorkerClient.ping).
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Type parsers shared by both engines: dates stay 'YYYY-MM-DD', numerics and bigints become numbers. */
-const DATE_OID = 1082;
-const NUMERIC_OID = 1700;
-const INT8_OID = 20;
-const parsers: Record<number, (value: string) => unknown> = {
-  [DATE_OID]: (value) => value,
-  [NUMERIC_OID]: (value) => Number.parseFloat(value),
-  [INT8_OID]: (value) => Number.parseInt(value, 10),
-};
+/** PGlite's database, with where it came from and a way to take an image of it (./image.ts). */
+export interface PgliteDatabase extends Database {
+  engine: 'pglite';
+  /** existing: the data folder had one; image: loaded from a prepared image; initdb: new. */
+  origin: 'existing' | 'image' | 'initdb';
+  /** The data folder as a tar, after a checkpoint (only of a database nobody else uses yet). */
+  snapshot(): Promise<Uint8Array>;
+}
 
 export class DataFolderInUseError extends Error {}
 
@@ -182,22 +187,53 @@ function inUse(
   );
 }
 
-export async function openPglite(dataDir: string | undefined): Promise<Database> {
+export interface PgliteOptions {
+  /**
+   * A prepared image (./image.ts) to create a new database from instead of running initdb:
+   * a file, true for the current release's image if one was made, false for none. Default: true
+   * for a data folder, false in memory (tests that start from an empty database).
+   */
+  image?: string | boolean;
+}
+
+/**
+ * Opens PGlite in a worker thread (./pglite-worker.ts) on `<dataDir>/pgdata`, or in memory.
+ * A new database is loaded from the prepared image when there is one, else made by initdb. A
+ * creation cut short (killed mid-way) is noticed by its marker file and started over.
+ */
+export async function openPglite(
+  dataDir: string | undefined,
+  options: PgliteOptions = {},
+): Promise<PgliteDatabase> {
   const unlock = dataDir ? await lockDataFolder(dataDir) : async () => {};
-  let client: PGlite;
+  const pgdata = dataDir ? path.join(dataDir, 'pgdata') : undefined;
+  const creating = dataDir ? path.join(dataDir, 'pgdata.creating') : undefined;
+  const wanted = options.image ?? dataDir !== undefined;
+  let client: PgliteWorkerClient;
+  let origin: PgliteDatabase['origin'];
   try {
-    // One options object: `new PGlite(undefined, options)` (in memory) would ignore the options.
-    client = new PGlite({
-      dataDir: dataDir ? path.join(dataDir, 'pgdata') : undefined,
-      parsers: {
-        [pgliteTypes.DATE]: parsers[DATE_OID],
-        [pgliteTypes.NUMERIC]: parsers[NUMERIC_OID],
-        [pgliteTypes.INT8]: parsers[INT8_OID],
-      },
-      // Trigram indexes for substring search (customers); PostgreSQL ships it as contrib.
-      extensions: { pg_trgm },
-    });
-    await client.waitReady;
+    if (creating && pgdata && fs.existsSync(creating)) {
+      // The last start died while creating the database: nothing of the app's is in it yet.
+      fs.rmSync(pgdata, { recursive: true, force: true });
+      fs.rmSync(creating, { force: true });
+    }
+    const exists = pgdata !== undefined && fs.existsSync(path.join(pgdata, 'PG_VERSION'));
+    const image = exists ? undefined : wanted === true ? findImage() : wanted || undefined;
+    origin = exists ? 'existing' : image ? 'image' : 'initdb';
+    if (creating && !exists) fs.writeFileSync(creating, `${process.pid}\n`);
+    try {
+      client = await PgliteWorkerClient.open({ dataDir: pgdata, imageFile: image });
+    } catch (error) {
+      if (!image) throw error;
+      // An unreadable image (cut short, another PGlite's) must not stop a start: initdb instead.
+      console.warn(
+        `The database image ${image} could not be loaded (${(error as Error).message}); creating the database instead.`,
+      );
+      if (pgdata) fs.rmSync(pgdata, { recursive: true, force: true });
+      client = await PgliteWorkerClient.open({ dataDir: pgdata });
+      origin = 'initdb';
+    }
+    if (creating) fs.rmSync(creating, { force: true });
   } catch (error) {
     await unlock();
     throw new Error(
@@ -208,14 +244,18 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   return {
     engine: 'pglite',
     db,
-    exclusive: (fn) =>
-      fn(async (sqlText) => {
-        const results = await client.exec(sqlText);
-        return (results.at(-1)?.rows ?? []) as Row[];
-      }),
+    origin,
+    // Straight to PGlite, not through the dialect's connection queue: callers (the job queue's
+    // adapter) may hold that connection while they call this.
+    exclusive: (fn) => fn((sqlText) => client.exec(sqlText)),
+    ping: () => client.ping(),
+    snapshot: () => client.dump(),
     close: async () => {
-      await db.destroy();
-      await unlock();
+      try {
+        await db.destroy();
+      } finally {
+        await unlock();
+      }
     },
   };
 }
@@ -226,7 +266,7 @@ export async function openPostgres(connectionString: string): Promise<Database> 
     max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
     types: {
       getTypeParser: ((oid: number, format?: string) =>
-        parsers[oid] ??
+        TYPE_PARSERS[oid] ??
         pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
@@ -260,6 +300,9 @@ export async function openPostgres(connectionString: string): Promise<Database> 
         await session.query(`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`).catch(() => {});
         session.release();
       }
+    },
+    ping: async () => {
+      await sql`select 1`.execute(db);
     },
     close: () => db.destroy(),
   };

@@ -1,9 +1,9 @@
 /**
- * A small Kysely dialect for PGlite (PostgreSQL compiled to WASM, one connection).
+ * A small Kysely dialect for PGlite (PostgreSQL compiled to WASM, one connection), which runs in a
+ * worker thread (./pglite-client.ts) or, for a caller that opens one itself, in this thread.
  * PGlite runs one query at a time, so connections are handed out one at a time: a transaction
- * holds the only connection until it commits, and other queries wait for it.
+ * holds the only connection until it commits or rolls back, and other queries wait for it.
  */
-import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -18,8 +18,18 @@ import {
   type TransactionSettings,
 } from 'kysely';
 
+/** What the dialect needs of PGlite: `PGlite` itself and `PgliteWorkerClient` both fit. */
+export interface PgliteClient {
+  query<R>(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: R[]; affectedRows?: number | undefined }>;
+  close(): Promise<void>;
+  readonly closed: boolean;
+}
+
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pg: PGlite) {}
+  constructor(private readonly pg: PgliteClient) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.pg.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
@@ -43,7 +53,7 @@ class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private release: (() => void) | undefined;
 
-  constructor(private readonly pg: PGlite) {
+  constructor(private readonly pg: PgliteClient) {
     this.connection = new PGliteConnection(pg);
   }
 
@@ -85,7 +95,7 @@ class PGliteDriver implements Driver {
 }
 
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pg: PGlite) {}
+  constructor(private readonly pg: PgliteClient) {}
   createAdapter() {
     return new PostgresAdapter();
   }

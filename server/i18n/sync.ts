@@ -10,15 +10,23 @@
  *     the stored text is updated;
  *   - a text an admin edited is never overwritten; only its `release_text` is brought up to date;
  *   - keys the release no longer has stay (an admin may still use them); nothing is deleted.
+ * The work is skipped when nothing can come of it: each sync records a hash of its input (the
+ * release's texts and the schema keys) and a fingerprint of what it left in the tables (keys,
+ * texts, release texts, which texts were edited, languages) in `translation_sync_state`; a start
+ * whose input hash and fingerprint both match does nothing. Any change to the texts (an admin's
+ * edit, a deleted key, another release) changes one of the two, and the full sync runs as before.
  */
-import { sql } from 'kysely';
+import { createHash } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
 import type { ResourceModel } from '../../src/schema/model.ts';
 import { schemaKeys } from '../../src/schema/labels.ts';
-import type { DB } from '../db/index.ts';
+import type { DB, Tables } from '../db/index.ts';
 import { releaseTexts } from './source.ts';
 import { systemContext, writeTransaction } from '../audit/context.ts';
 
 const SYNC_LOCK_KEY = 727_002;
+/** Where the last sync's input hash and table fingerprint are kept (made by the first sync). */
+const STATE_TABLE = 'translation_sync_state';
 
 export interface SyncResult {
   keysAdded: number;
@@ -33,14 +41,66 @@ export interface SyncOptions {
   models?: ResourceModel[];
 }
 
+/** The hash of what the sync is asked to bring in: every text and every wanted key. */
+function inputHash(texts: Map<string, Map<string, string>>, wanted: Set<string>): string {
+  const hash = createHash('sha256');
+  for (const abbreviation of [...texts.keys()].sort()) {
+    const byKey = texts.get(abbreviation)!;
+    for (const key of [...byKey.keys()].sort())
+      hash.update(`${abbreviation}\0${key}\0${byKey.get(key)}\0`);
+  }
+  hash.update('\u0001');
+  for (const key of [...wanted].sort()) hash.update(`${key}\0`);
+  return hash.digest('hex');
+}
+
+/**
+ * Everything of the tables the sync's outcome depends on: the keys, each text with its release
+ * text and whether an admin edited it, the languages. Any write an admin or a script makes to
+ * them changes it.
+ */
+async function fingerprint(db: DB | Transaction<Tables>): Promise<string> {
+  const { rows } = await sql<{ fingerprint: string }>`
+    select concat_ws('|',
+      (select md5(coalesce(string_agg(id || ':' || key, ',' order by id), ''))
+        from translation_keys),
+      (select md5(coalesce(string_agg(
+          concat_ws(':', translation_key_id, language_id, md5(text), md5(release_text),
+            edited_at is null),
+          ',' order by translation_key_id, language_id), ''))
+        from translations),
+      (select string_agg(id || ':' || abbreviation, ',' order by id) from languages)
+    ) as fingerprint`.execute(db);
+  return rows[0].fingerprint;
+}
+
+/** True when the last sync had this input and left the tables as they are now. */
+async function upToDate(db: DB | Transaction<Tables>, hash: string): Promise<boolean> {
+  const { rows } = await sql<{ hash: string | null; fingerprint: string | null }>`
+    select hash, fingerprint from translation_sync_state where name = 'release'`.execute(db);
+  return rows[0]?.hash === hash && rows[0]?.fingerprint === (await fingerprint(db));
+}
+
 export async function syncTranslations(db: DB, options: SyncOptions = {}): Promise<SyncResult> {
   const texts = options.texts ?? releaseTexts();
   const wanted = new Set<string>();
   for (const byKey of texts.values()) for (const key of byKey.keys()) wanted.add(key);
   for (const model of options.models ?? []) for (const key of schemaKeys(model)) wanted.add(key);
+  const hash = inputHash(texts, wanted);
+  const nothing: SyncResult = { keysAdded: 0, textsAdded: 0, textsUpdated: 0 };
+  // Outside any transaction: the state table may not exist yet (then this is simply false).
+  if ((await stateTableExists(db)) && (await upToDate(db, hash))) return nothing;
 
   return writeTransaction(db, systemContext('translation-sync'), async (trx) => {
     await sql`select pg_advisory_xact_lock(${SYNC_LOCK_KEY})`.execute(trx);
+    await sql`create table if not exists ${sql.table(STATE_TABLE)} (
+      name text primary key,
+      hash text not null,
+      fingerprint text not null,
+      synced_at timestamptz not null default now()
+    )`.execute(trx);
+    // Another server starting at the same time may have done it while this one waited.
+    if (await upToDate(trx, hash)) return nothing;
     const languages = await trx.selectFrom('languages').select(['id', 'abbreviation']).execute();
     const languageId = new Map(languages.map((row) => [String(row.abbreviation), Number(row.id)]));
 
@@ -100,10 +160,21 @@ export async function syncTranslations(db: DB, options: SyncOptions = {}): Promi
           as t(key_id integer, language_id integer, text text, follow boolean)
         where tr.translation_key_id = t.key_id and tr.language_id = t.language_id`.execute(trx);
     }
+    await sql`
+      insert into translation_sync_state (name, hash, fingerprint)
+      values ('release', ${hash}, ${await fingerprint(trx)})
+      on conflict (name) do update set
+        hash = excluded.hash, fingerprint = excluded.fingerprint, synced_at = now()`.execute(trx);
     return {
       keysAdded: newKeys.length,
       textsAdded: additions.length,
       textsUpdated: updates.filter((update) => update.follow).length,
     };
   });
+}
+
+async function stateTableExists(db: DB): Promise<boolean> {
+  const { rows } = await sql<{ present: boolean }>`
+    select to_regclass(${STATE_TABLE}) is not null as present`.execute(db);
+  return rows[0]?.present === true;
 }

@@ -4,7 +4,6 @@
  *   GET /api/config   the environment the web app shows as a strip (public, before sign-in)
  */
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 
 export interface SystemOptions {
   /** dev | staging | local | production. */
@@ -20,7 +19,9 @@ export default async function system(app: FastifyInstance, options: SystemOption
     },
     async (_request, reply) => {
       try {
-        await sql`select 1`.execute(app.db);
+        // Not `select 1` through app.db: on PGlite (one connection) it would wait behind any
+        // running query; ping() answers at once while the database is busy working.
+        await app.database.ping();
         return { status: 'ok', database: app.database.engine };
       } catch {
         return reply
