@@ -235,6 +235,7 @@ test('leaving a changed form through the menu asks first (saving asks nothing: s
   expect(dialogs[1].type()).toBe('confirm');
   await dialogs[1].accept();
   await expect(page).toHaveURL(/\/admin\/customers/);
+  await expect(name).toHaveCount(0);
   await page.goto(edit);
   await expect(name).toHaveValue(original);
   // Unchanged: leaving asks nothing.

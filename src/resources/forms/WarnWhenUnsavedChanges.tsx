@@ -6,7 +6,7 @@
  * moment whenever the two land in different renders, so users were asked after saving (seen with
  * the customer form). A save in flight is not an unsaved change: it is being saved.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useBlocker, useTranslate } from 'react-admin';
 import { type Control, type FieldValues, useFormState } from 'react-hook-form';
 
@@ -38,6 +38,9 @@ export function WarnWhenUnsavedChanges({
   // As react-admin does: proceed at once when safe, else ask after a render (proceeding from the
   // render that blocked did not let the navigation go on).
   const [ask, setAsk] = useState(false);
+  // Once the user chose to leave, the form may still show until the next page is ready: a reload
+  // in that moment must not ask again.
+  const leaving = useRef(false);
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
     if (safe) blocker.proceed?.();
@@ -51,15 +54,19 @@ export function WarnWhenUnsavedChanges({
     if (!ask) return;
     // eslint-disable-next-line react-hooks/set-state-in-effect
     setAsk(false);
-    if (window.confirm(translate('ra.message.unsaved_changes'))) blocker.proceed?.();
-    else blocker.reset?.();
+    if (window.confirm(translate('ra.message.unsaved_changes'))) {
+      leaving.current = true;
+      blocker.proceed?.();
+    } else blocker.reset?.();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ask, translate]);
 
   // Closing the tab or reloading: the browser's own question.
   useEffect(() => {
     if (safe) return;
-    const beforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      if (!leaving.current) event.preventDefault();
+    };
     window.addEventListener('beforeunload', beforeUnload);
     return () => window.removeEventListener('beforeunload', beforeUnload);
   }, [safe]);
