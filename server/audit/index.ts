@@ -13,14 +13,7 @@ import { visibleRow } from '../customers/access.ts';
 import type { Tables } from '../db/index.ts';
 import { purgeAudit } from './retention.ts';
 import { ApiError, forbidden, issue, notFound } from '../http/errors.ts';
-import {
-  COUNT_TOTAL,
-  listSchema,
-  offsetOf,
-  pageAnswer,
-  pageSchema,
-  perPageSchema,
-} from '../http/lists.ts';
+import { countAtMost, listSchema, pageAnswer, pageSchema, perPageSchema } from '../http/lists.ts';
 
 /** The permission that opens the whole log (docs/ARCHITECTURE.md, "History of every change"). */
 export const AUDIT_LOG_PERMISSION = 'manage-users';
@@ -164,51 +157,48 @@ export default async function auditFeature(app: FastifyInstance): Promise<void> 
         return eb.and(conditions);
       };
 
-      const rows = app.db
-        .selectFrom('audit_log as a')
-        .leftJoin('users as u', 'u.id', 'a.user_id')
-        .select([
-          'a.id',
-          'a.at',
-          'a.event',
-          'a.action',
-          'a.resource',
-          'a.record_id',
-          'a.parent_resource',
-          'a.parent_id',
-          'a.user_id',
-          'a.actor',
-          'a.ip',
-          'a.user_agent',
-          'a.request_id',
-          'a.changes',
-          'a.details',
-          sql<string | null>`nullif(trim(concat(u.first_name, ' ', u.last_name)), '')`.as(
-            'user_name',
-          ),
-        ])
-        .where(where)
-        .orderBy('a.at', 'desc')
-        .orderBy('a.id', 'desc')
-        .limit(query.per_page)
-        .offset(offsetOf(query))
-        .execute()
-        .then((found) =>
-          found.map((row) => ({
-            ...row,
-            resource: nameOfTable(row.resource),
-            parent_resource: nameOfTable(row.parent_resource),
-            // Where a change came from is for those who read the whole log.
-            ip: mayReadLog ? row.ip : null,
-            user_agent: mayReadLog ? row.user_agent : null,
-          })),
-        );
-      const count = app.db
-        .selectFrom('audit_log as a')
-        .select(COUNT_TOTAL)
-        .where(where)
-        .executeTakeFirstOrThrow();
-      return pageAnswer(query, rows, count);
+      const rows = (limit: number, offset: number) =>
+        app.db
+          .selectFrom('audit_log as a')
+          .leftJoin('users as u', 'u.id', 'a.user_id')
+          .select([
+            'a.id',
+            'a.at',
+            'a.event',
+            'a.action',
+            'a.resource',
+            'a.record_id',
+            'a.parent_resource',
+            'a.parent_id',
+            'a.user_id',
+            'a.actor',
+            'a.ip',
+            'a.user_agent',
+            'a.request_id',
+            'a.changes',
+            'a.details',
+            sql<string | null>`nullif(trim(concat(u.first_name, ' ', u.last_name)), '')`.as(
+              'user_name',
+            ),
+          ])
+          .where(where)
+          .orderBy('a.at', 'desc')
+          .orderBy('a.id', 'desc')
+          .limit(limit)
+          .offset(offset)
+          .execute()
+          .then((found) =>
+            found.map((row) => ({
+              ...row,
+              resource: nameOfTable(row.resource),
+              parent_resource: nameOfTable(row.parent_resource),
+              // Where a change came from is for those who read the whole log.
+              ip: mayReadLog ? row.ip : null,
+              user_agent: mayReadLog ? row.user_agent : null,
+            })),
+          );
+      const count = countAtMost(app.db, app.db.selectFrom('audit_log as a').where(where));
+      return pageAnswer(query, { rows, count });
     },
   );
 }

@@ -16,7 +16,7 @@
  * change it: rules across fields hold under concurrent writes.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type RawBuilder, sql } from 'kysely';
+import { expressionBuilder, type RawBuilder, sql } from 'kysely';
 import {
   hasRecordLabel,
   type JsonSchema,
@@ -24,16 +24,23 @@ import {
   type ResourceModel,
 } from '../../src/schema/model.ts';
 import { recordScope } from '../access/scope.ts';
-import { enforceOwnership } from '../access/visibility.ts';
+import { enforceOwnership, visibilityScope } from '../access/visibility.ts';
 import type { DB } from '../db/index.ts';
-import { type ResourceRow, resourceDb } from '../db/resource.ts';
+import { type ResourceRow, type ResourceTables, resourceDb } from '../db/resource.ts';
 import { assertNoErrors, notFound } from '../http/errors.ts';
-import { COUNT_TOTAL, dataSchema, listSchema, offsetOf, pageAnswer } from '../http/lists.ts';
+import {
+  countAtMost,
+  dataSchema,
+  listSchema,
+  pageAnswer,
+  tableEstimate,
+  TEXT_COUNT_CAP,
+} from '../http/lists.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { createAjvInstance, inputSchema, responseSchema } from '../http/validation.ts';
 import { writeTransaction } from '../audit/context.ts';
 import type { HookContext, WriteContext } from './hooks.ts';
-import { filterExpressions, type ListQuery, listQuerySchema } from './list.ts';
+import { filterConditions, type ListQuery, listQuerySchema, testsText } from './list.ts';
 import {
   hasLabelCollation,
   type LabelLanguage,
@@ -55,6 +62,20 @@ import {
   translateDbError,
   VersionConflict,
 } from './write.ts';
+
+/**
+ * From this offset on a page is read by a deferred join: the ids of the page are found first
+ * (ordered and skipped on the sort's index: `col, id`), then only those rows are read.
+ */
+const DEFERRED_JOIN_FROM = 200;
+
+/** How long a whole table's count beyond the cap is kept (its list shows an estimate anyway). */
+const WHOLE_COUNT_TTL = 30_000;
+
+/** A query that can be ordered by the keys of a list's sort. */
+interface OrderedQuery<Q> {
+  orderBy(key: RawBuilder<unknown>, direction: 'asc' | 'desc'): Q;
+}
 
 /** Registers the routes of every schema resource. */
 export default async function crud(app: FastifyInstance): Promise<void> {
@@ -112,6 +133,15 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
    * owner / sub-broker scope of the schema markers (server/access) and the resource's own hook.
    */
   const scopeOf = (context: HookContext) => recordScope(app.resourceHooks, context);
+  /** Whether the scope restricts the principal's records at all (a scope hook always may). */
+  const isRestricted = (context: HookContext) =>
+    visibilityScope(model, app.models, context.principal) !== undefined ||
+    hooks().scope !== undefined;
+  /**
+   * The count of the whole table when it went beyond the cap, kept a while: its list then answers
+   * "about <estimate>" without counting on every request. A smaller table is counted each time.
+   */
+  let wholeCount: { count: number; until: number } | undefined;
 
   const findOne = (context: HookContext, id: number) =>
     resourceDb(context.db)
@@ -227,22 +257,55 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
     },
     async (request) => {
       const query = request.query;
-      const filters = filterExpressions(model, query);
-      const scope = scopeOf(contextOf(request));
-      const where: typeof filters = (eb) => eb.and([filters(eb), scope(eb)]);
-      const { keys, direction } = sortOf(query, labelLanguage(request.principal?.language));
+      const context = contextOf(request);
+      // Conditions only where there are some: the list of a whole table is cheapest to page and
+      // may answer the table's estimate as its total.
+      const filters = filterConditions(model, query, expressionBuilder<ResourceTables, string>());
+      const scope = isRestricted(context) ? scopeOf(context) : undefined;
+      const whole = filters.length === 0 && !scope;
       const resources = resourceDb(db);
-      let rows = resources.selectFrom(model.table).selectAll().where(where);
-      for (const key of keys) rows = rows.orderBy(key, direction);
-      return pageAnswer(
-        query,
-        rows.limit(query.per_page).offset(offsetOf(query)).execute(),
-        resources
-          .selectFrom(model.table)
-          .select(COUNT_TOTAL)
-          .where(where)
-          .executeTakeFirstOrThrow(),
-      );
+      const matching = () => {
+        const from = resources.selectFrom(model.table);
+        if (whole) return from;
+        return from.where((eb) => {
+          const conditions = filterConditions(model, query, eb);
+          return eb.and(scope ? [...conditions, scope(eb)] : conditions);
+        });
+      };
+      const { keys, direction } = sortOf(query, labelLanguage(request.principal?.language));
+      const ordered = <Q extends OrderedQuery<Q>>(from: Q): Q =>
+        keys.reduce((rows, key) => rows.orderBy(key, direction), from);
+      return pageAnswer(query, {
+        rows: (limit, offset) => {
+          if (offset < DEFERRED_JOIN_FROM) {
+            return ordered(matching().selectAll()).limit(limit).offset(offset).execute();
+          }
+          // A deep page: the ids skipped over come from the sort's index alone (no whole rows
+          // read and thrown away), then the page's rows are read by id.
+          const page = ordered(
+            matching().select(sql<number>`${sql.ref(`${model.table}.id`)}`.as('id')),
+          )
+            .limit(limit)
+            .offset(offset)
+            .as('page');
+          return ordered(
+            resources
+              .selectFrom(model.table)
+              .innerJoin(page, 'page.id', `${model.table}.id`)
+              .selectAll(model.table),
+          ).execute();
+        },
+        count: async (cap) => {
+          if (whole && wholeCount && wholeCount.until > Date.now()) return wholeCount.count;
+          const count = await countAtMost(resources, matching())(cap);
+          if (whole) {
+            wholeCount = count >= cap ? { count, until: Date.now() + WHOLE_COUNT_TTL } : undefined;
+          }
+          return count;
+        },
+        estimate: whole ? () => tableEstimate(resources, model.table) : undefined,
+        cap: testsText(model, query) ? TEXT_COUNT_CAP : undefined,
+      });
     },
   );
 

@@ -6,7 +6,7 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import { ID_SCHEMA } from '../../src/schema/limits.ts';
 import type { FieldModel, JsonSchema, ResourceModel } from '../../src/schema/model.ts';
 import type { ResourceExpressionBuilder } from '../db/resource.ts';
-import { foldSearchText } from '../../src/schema/search.ts';
+import { foldSearchText, searchWords } from '../../src/schema/search.ts';
 import { escapeLike, type PageQuery, pageSchema, perPageSchema } from '../http/lists.ts';
 import { searchCondition } from './search.ts';
 
@@ -72,28 +72,42 @@ function stripAnnotations(schema: JsonSchema): JsonSchema {
 
 /** The list's filters, ids and search words (./search.ts) as one where-condition. */
 export function filterExpressions(model: ResourceModel, query: ListQuery) {
-  return (eb: ResourceExpressionBuilder): Expression<SqlBool> => {
-    const conditions: Expression<SqlBool>[] = [];
-    if (query.id) conditions.push(eb('id', 'in', query.id));
-    for (const field of model.fields) {
-      const value = query[field.column];
-      if (value !== undefined) conditions.push(fieldCondition(eb, field, value));
-      const isNull = query[`${field.column}_null`];
-      if (isNull !== undefined) {
-        conditions.push(eb(field.column, isNull ? 'is' : 'is not', null));
-      }
-      for (const [suffix, op] of [
-        ['_gte', '>='],
-        ['_lte', '<='],
-      ] as const) {
-        const bound = query[`${field.column}${suffix}`];
-        if (bound !== undefined) conditions.push(eb(field.column, op, bound));
-      }
+  return (eb: ResourceExpressionBuilder): Expression<SqlBool> =>
+    eb.and(filterConditions(model, query, eb));
+}
+
+/** Whether the list's conditions compare text (search words or a text filter): costly per row. */
+export function testsText(model: ResourceModel, query: ListQuery): boolean {
+  if (searchWords(query.search).length > 0) return true;
+  return model.fields.some((field) => field.kind === 'string' && query[field.column] !== undefined);
+}
+
+/** The list's filters, ids and search words, each one condition (none: the whole table). */
+export function filterConditions(
+  model: ResourceModel,
+  query: ListQuery,
+  eb: ResourceExpressionBuilder,
+): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [];
+  if (query.id) conditions.push(eb('id', 'in', query.id));
+  for (const field of model.fields) {
+    const value = query[field.column];
+    if (value !== undefined) conditions.push(fieldCondition(eb, field, value));
+    const isNull = query[`${field.column}_null`];
+    if (isNull !== undefined) {
+      conditions.push(eb(field.column, isNull ? 'is' : 'is not', null));
     }
-    const search = searchCondition(eb, model, query.search);
-    if (search) conditions.push(search);
-    return eb.and(conditions);
-  };
+    for (const [suffix, op] of [
+      ['_gte', '>='],
+      ['_lte', '<='],
+    ] as const) {
+      const bound = query[`${field.column}${suffix}`];
+      if (bound !== undefined) conditions.push(eb(field.column, op, bound));
+    }
+  }
+  const search = searchCondition(eb, model, query.search);
+  if (search) conditions.push(search);
+  return conditions;
 }
 
 function fieldCondition(

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from './migrate.ts';
 import {
@@ -86,10 +87,18 @@ describe('snapshotOf', () => {
       notNull: false,
       default: `'[]'::jsonb`,
     });
+    // A sort index (column, id) for every sortable column but the id, the unique one and references.
     expect(Object.keys(tables.things.indexes).sort()).toEqual([
       'things_code_key',
+      'things_count_idx',
+      'things_created_at_idx',
       'things_group_idx',
+      'things_name_idx',
+      'things_updated_at_idx',
     ]);
+    expect(tables.things.indexes.things_group_idx).toBe(
+      'create index if not exists "things_group_idx" on "things" ("group", "id")',
+    );
     expect(tables.things.indexes.things_code_key).toBe(
       'create unique index "things_code_key" on "things" ("code")',
     );
@@ -97,6 +106,52 @@ describe('snapshotOf', () => {
     expect(tables.parts.indexes.parts_thing_id_idx).toBe(
       'create index "parts_thing_id_idx" on "parts" ("thing_id")',
     );
+  });
+});
+
+describe('list indexes (docs/ARCHITECTURE.md, Lists at any size)', () => {
+  const people = schema('people', {
+    lastName: { type: 'string', maxLength: 100 },
+    notes: { type: 'string', maxLength: 10000 },
+    zip: { type: 'string', maxLength: 10, 'x-filter': true },
+    phone: { type: 'string', maxLength: 20, format: 'phone' },
+    ownerId: { type: 'integer', 'x-reference': 'things', 'x-owner': true },
+    thingId: { type: 'integer', 'x-reference': 'things' },
+    hidden: { type: 'integer', 'x-sortable': false },
+  });
+  people['x-resource'] = {
+    search: ['lastName', 'zip', 'phone'],
+    defaultSort: { field: 'createdAt', order: 'DESC' },
+  };
+  const { indexes } = snapshot(people).tables.people;
+
+  it('indexes every sortable column as (column, id), long text and references aside', () => {
+    expect(indexes.people_last_name_idx).toBe(
+      'create index if not exists "people_last_name_idx" on "people" ("last_name", "id")',
+    );
+    expect(indexes.people_created_at_idx).toContain('("created_at", "id")');
+    expect(indexes.people_zip_idx).toContain('("zip", "id")');
+    expect(indexes.people_notes_idx).toBeUndefined();
+    expect(indexes.people_hidden_idx).toBeUndefined();
+    // Sorted by the referenced record's label: no sort index, the plain one for filters and keys.
+    expect(indexes.people_thing_id_idx).toBe(
+      'create index "people_thing_id_idx" on "people" ("thing_id")',
+    );
+  });
+
+  it('leads an index with the owner column in the default order', () => {
+    expect(indexes.people_owner_id_created_at_idx).toBe(
+      'create index if not exists "people_owner_id_created_at_idx" on "people" ("owner_id", "created_at", "id")',
+    );
+  });
+
+  it('gives every searched text field a trigram index on its folded value', () => {
+    expect(indexes.people_last_name_fold_trgm_idx).toBe(
+      'create index if not exists "people_last_name_fold_trgm_idx" on "people" using gin (gscrm_fold("last_name") gin_trgm_ops)',
+    );
+    expect(indexes.people_zip_fold_trgm_idx).toContain('gscrm_fold("zip")');
+    // Phone numbers are compared as stored (E.164).
+    expect(indexes.people_phone_trgm_idx).toContain('using gin ("phone" gin_trgm_ops)');
   });
 });
 
@@ -126,10 +181,10 @@ describe('diffSql', () => {
       'alter table "parts" add constraint "parts_thing_id_fkey" foreign key ("thing_id") references "things" (id) on delete restrict',
     );
     expect(
-      statements.slice(3, 7).every((statement) => /^create (unique )?index /.test(statement)),
+      statements.slice(3, 13).every((statement) => /^create (unique )?index /.test(statement)),
     ).toBe(true);
     // Last, the version function and one trigger per new table.
-    expect(statements.slice(7)).toEqual([
+    expect(statements.slice(13)).toEqual([
       VERSION_FUNCTION_SQL,
       versionTriggerSql('parts'),
       versionTriggerSql('things'),
@@ -137,7 +192,7 @@ describe('diffSql', () => {
     expect(versionTriggerSql('parts')).toBe(
       'create trigger "parts_version" before update on "parts" for each row execute function gscrm_next_version()',
     );
-    expect(statements).toHaveLength(3 + 4 + 3);
+    expect(statements).toHaveLength(3 + 10 + 3);
   });
 
   it('gives a table made before versions its version column (1 for the rows there are) and trigger', () => {
@@ -160,6 +215,7 @@ describe('diffSql', () => {
     );
     expect(diffSql(snapshot(things), snapshot(after))).toEqual([
       'alter table "things" add column "color" text',
+      'create index if not exists "things_color_idx" on "things" ("color", "id")',
     ]);
   });
 
@@ -172,7 +228,8 @@ describe('diffSql', () => {
     const statements = diffSql(snapshot(things), snapshot(after));
     expect(statements[0]).toBe('alter table "things" add column "color" text');
     expect(statements[1]).toMatch(/^-- things\.color is required.*stays nullable/);
-    expect(statements).toHaveLength(2);
+    expect(statements[2]).toMatch(/^create index if not exists "things_color_idx"/);
+    expect(statements).toHaveLength(3);
   });
 
   it('adds a required column with a default as not null', () => {
@@ -183,6 +240,7 @@ describe('diffSql', () => {
     );
     expect(diffSql(snapshot(things), snapshot(after))).toEqual([
       'alter table "things" add column "size" integer not null default 1',
+      'create index if not exists "things_size_idx" on "things" ("size", "id")',
     ]);
   });
 
@@ -255,20 +313,32 @@ describe('diffSql', () => {
   });
 
   it('creates an index added to an existing column', () => {
-    const after = schema(
-      'things',
-      { ...things.properties, name: { type: 'string', maxLength: 100, 'x-index': true } },
-      ['name'],
-    );
-    expect(diffSql(snapshot(things), snapshot(after))).toEqual([
-      'create index "things_name_idx" on "things" ("name")',
+    const note = { type: 'string', maxLength: 2000 } as const;
+    const before = schema('things', { ...things.properties, note }, ['name']);
+    const after = schema('things', { ...things.properties, note: { ...note, 'x-index': true } }, [
+      'name',
+    ]);
+    expect(diffSql(snapshot(before), snapshot(after))).toEqual([
+      'create index "things_note_idx" on "things" ("note")',
+    ]);
+  });
+
+  it('builds an index again when its definition changed', () => {
+    const before = snapshot(things);
+    before.tables.things.indexes.things_group_idx =
+      'create index "things_group_idx" on "things" ("group")';
+    expect(diffSql(before, snapshot(things))).toEqual([
+      'drop index if exists "things_group_idx"',
+      'create index if not exists "things_group_idx" on "things" ("group", "id")',
     ]);
   });
 
   it('quotes every identifier (a field named group, a quote in a name)', () => {
     const statements = diffSql(EMPTY, snapshot(things)).join('\n');
     expect(statements).toContain('"group" text');
-    expect(statements).toContain('create index "things_group_idx" on "things" ("group")');
+    expect(statements).toContain(
+      'create index if not exists "things_group_idx" on "things" ("group", "id")',
+    );
     expect(statements).not.toMatch(/[^"]\bgroup\b[^"]/);
     expect(q('odd"name')).toBe('"odd""name"');
   });
@@ -277,9 +347,12 @@ describe('diffSql', () => {
 describe('generated SQL on PostgreSQL (PGlite)', () => {
   let pg: PGlite;
   beforeAll(async () => {
-    pg = new PGlite();
+    // What the hand-written migrations give the generated ones: pg_trgm (0011), gscrm_fold (0016).
+    pg = new PGlite({ extensions: { pg_trgm } });
     await pg.waitReady;
-  });
+    await pg.exec('create extension if not exists pg_trgm');
+    await pg.exec(fs.readFileSync(path.join(MIGRATIONS_DIR, '0016_search_fold_ascii.sql'), 'utf8'));
+  }, 60_000);
   afterAll(async () => {
     await pg.close();
   });

@@ -1,11 +1,13 @@
 /**
  * Turns resource models into a table model and the table model's changes into migration SQL.
  * Additive only: new tables, new columns, new indexes, changed defaults. A removed column or table
- * is reported in a comment and kept; a changed column type needs a hand-written migration.
+ * is reported in a comment and kept; a changed column type needs a hand-written migration. An
+ * index whose definition changed is dropped and built again (it holds no data of its own).
  * Every resource table has a `version` (1 on insert) that a trigger raises on every update, and an
  * audit trigger writing each inserted, updated or deleted row's changed columns to `audit_log`.
  */
 import { type FieldModel, type ResourceModel, VERSION_FIELD } from '../../src/schema/model.ts';
+import { PHONE_FORMAT } from '../../src/schema/phone.ts';
 
 export interface ColumnModel {
   type: string;
@@ -163,6 +165,17 @@ export function tableModel(model: ResourceModel): TableModel {
   if (parent?.reference) {
     audit.parent = { table: parent.reference.replace(/-/g, '_'), column: parent.column };
   }
+  // The owner column (x-owner, server/access/visibility.ts) leads an index in the default order.
+  const owner = model.fields.find(
+    (field) => field.schema['x-owner'] && (field.kind === 'reference' || field.kind === 'integer'),
+  );
+  const defaultSort = model.fields.find(
+    (field) => field.name === model.resource.defaultSort?.field,
+  );
+  const ownerSort =
+    defaultSort && defaultSort !== owner && sortIndexed(defaultSort)
+      ? defaultSort.column
+      : undefined;
   for (const field of model.fields) {
     const type = columnType(field);
     if (field.name === 'id') {
@@ -182,20 +195,74 @@ export function tableModel(model: ResourceModel): TableModel {
     // The version follows the timestamps, before the schema's own columns.
     if (field.name === 'updatedAt') columns[VERSION_FIELD] = { ...VERSION_COLUMN };
     const name = `${model.table}_${field.column}`;
+    const index = (suffix: string, definition: string, unique = false) => {
+      indexes[`${name}_${suffix}`] =
+        `create ${unique ? 'unique ' : ''}index ${q(`${name}_${suffix}`)} on ${q(model.table)} ${definition}`;
+    };
+    // `if not exists`: a hand-written index of the same name and purpose may be there already
+    // (e.g. customers_created_at_idx, migration 0010).
+    const sortIndex = (suffix: string, columns: string[]) => {
+      indexes[`${name}_${suffix}`] =
+        `create index if not exists ${q(`${name}_${suffix}`)} on ${q(model.table)} (${columns.map(q).join(', ')})`;
+    };
     if (field.schema['x-unique']) {
-      indexes[`${name}_key`] =
-        `create unique index ${q(`${name}_key`)} on ${q(model.table)} (${q(field.column)})`;
+      index('key', `(${q(field.column)})`, true);
     } else if (field.kind === 'references' || field.kind === 'enumArray') {
-      if (field.filter) {
-        indexes[`${name}_idx`] =
-          `create index ${q(`${name}_idx`)} on ${q(model.table)} using gin (${q(field.column)})`;
-      }
+      if (field.filter) index('idx', `using gin (${q(field.column)})`);
+    } else if (sortIndexed(field)) {
+      sortIndex('idx', [field.column, 'id']);
     } else if (field.schema['x-index'] || field.kind === 'reference' || field.filter) {
-      indexes[`${name}_idx`] =
-        `create index ${q(`${name}_idx`)} on ${q(model.table)} (${q(field.column)})`;
+      index('idx', `(${q(field.column)})`);
     }
+    // The consultant's list (x-owner, server/access/visibility.ts): their records in the default
+    // order, from the index alone.
+    if (field === owner && ownerSort)
+      sortIndex(`${ownerSort}_idx`, [field.column, ownerSort, 'id']);
+  }
+  for (const field of searchFields(model)) {
+    // The search compares folded text (gscrm_fold, migrations 0014/0016), phone numbers as stored.
+    const name = `${model.table}_${field.column}`;
+    const [suffix, expression] =
+      field.schema.format === PHONE_FORMAT
+        ? ['trgm_idx', q(field.column)]
+        : ['fold_trgm_idx', `gscrm_fold(${q(field.column)})`];
+    indexes[`${name}_${suffix}`] =
+      `create index if not exists ${q(`${name}_${suffix}`)} on ${q(model.table)} using gin (${expression} gin_trgm_ops)`;
   }
   return { columns, indexes, audit };
+}
+
+/**
+ * Longer text is sortable but not indexed: a B-tree entry holds at most about 2.7 kB, and notes
+ * or comments are not what lists are ordered by.
+ */
+const MAX_INDEXED_LENGTH = 255;
+
+/**
+ * Whether a field has a sort index `(column, id)`, shaped like the list's ORDER BY (which always
+ * ends with the id; server/crud/index.ts): every sortable column, except the id (its primary key
+ * serves), unique columns (their unique index serves), references (sorted by the referenced
+ * record's label, which no index can hold; their plain index serves filters and foreign keys) and
+ * long text (MAX_INDEXED_LENGTH). docs/ARCHITECTURE.md, "Lists at any size".
+ */
+export function sortIndexed(field: FieldModel): boolean {
+  if (!field.sortable || field.name === 'id' || field.schema['x-unique']) return false;
+  if (field.kind === 'reference') return false;
+  if (field.kind === 'string') {
+    const length = field.schema.maxLength;
+    return (
+      field.schema.enum !== undefined || (length !== undefined && length <= MAX_INDEXED_LENGTH)
+    );
+  }
+  return true;
+}
+
+/** The text fields of `x-resource.search` (server/crud/search.ts), each with a trigram index. */
+function searchFields(model: ResourceModel): FieldModel[] {
+  return (model.resource.search ?? []).flatMap((name) => {
+    const field = model.fields.find((candidate) => candidate.name === name);
+    return field?.kind === 'string' ? [field] : [];
+  });
 }
 
 export function snapshotOf(models: ResourceModel[]): Snapshot {
@@ -282,7 +349,10 @@ export function diffSql(from: Snapshot, to: Snapshot): string[] {
       }
     }
     for (const [name, sql] of Object.entries(target.indexes)) {
-      if (!current.indexes[name]) indexes.push(sql);
+      if (current.indexes[name] === sql) continue;
+      // An index whose shape changed is built again (an index holds no data of its own).
+      if (current.indexes[name]) statements.push(`drop index if exists ${q(name)}`);
+      indexes.push(sql);
     }
   }
   for (const table of Object.keys(from.tables)) {

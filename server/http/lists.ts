@@ -2,7 +2,7 @@
  * The provider API's answer envelopes (`{ data }`, `{ data, meta }`, `{ message }`) and paging,
  * shared by the generic CRUD routes and the hand-written routes.
  */
-import { sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 
 /** Query schema of `page` (1-based); `maximum` bounds the offset a client can ask for. */
 export const pageSchema = (maximum = 1_000_000) =>
@@ -28,8 +28,16 @@ export function listMetaSchema(extra: Record<string, unknown> = {}) {
     properties: {
       current_page: { type: 'integer' },
       per_page: { type: 'integer' },
-      total: { type: 'integer' },
+      total: {
+        type: 'integer',
+        description:
+          "How many records match: exact when total_exact, else a lower bound (total_estimate more_than: there are more) or the planner's estimate (about).",
+      },
       last_page: { type: 'integer' },
+      total_exact: { type: 'boolean' },
+      total_estimate: { type: 'string', enum: ['more_than', 'about'] },
+      has_next_page: { type: 'boolean' },
+      has_previous_page: { type: 'boolean' },
       ...extra,
     },
   } as const;
@@ -52,31 +60,149 @@ export const MESSAGE_SCHEMA = {
   properties: { message: { type: 'string' } },
 } as const;
 
+/**
+ * Totals are counted exactly up to this many matching rows; beyond, a list answers "more than"
+ * (or the planner's estimate, "about") and whether another page follows (docs/ARCHITECTURE.md,
+ * Lists at any size). Counting 10,000 index entries costs a few milliseconds; counting a million
+ * costs seconds.
+ */
+export const COUNT_CAP = 10_000;
+
+/**
+ * The cap of a list whose conditions test text (a search, a text filter): every row counted is
+ * read and its folded text compared, about 30 µs a row, so 1,000 rows cost what 10,000 index
+ * entries do.
+ */
+export const TEXT_COUNT_CAP = 1_000;
+
 export interface ListMeta {
   current_page: number;
   per_page: number;
+  /** Exact when `total_exact`; else a lower bound (`more_than`) or an estimate (`about`). */
   total: number;
   last_page: number;
+  total_exact: boolean;
+  total_estimate?: 'more_than' | 'about';
+  has_next_page: boolean;
+  has_previous_page: boolean;
 }
 
+/** The meta of a page whose total is known exactly. */
 export const listMeta = (page: number, perPage: number, total: number): ListMeta => ({
   current_page: page,
   per_page: perPage,
   total,
   last_page: Math.max(1, Math.ceil(total / perPage)),
+  total_exact: true,
+  has_next_page: page * perPage < total,
+  has_previous_page: page > 1,
 });
 
-/** Select expression of a list's count query: `total`. */
+/** Select expression of a count query: `total`. */
 export const COUNT_TOTAL = sql<number>`count(*)`.as('total');
 
-/** `{ data, meta }` of one page: the page's rows and the count of all (both queried at once). */
+/**
+ * What a list's page is read from. `rows(limit, offset)`: the rows in the list's order (asked
+ * for one more than the page, to know whether another page follows). `count(cap)`: how many rows
+ * match, counting no further than `cap` (countAtMost). `estimate()`: the planner's estimate of
+ * all rows, only for a list without conditions (tableEstimate).
+ */
+export interface PageSource<T> {
+  rows: (limit: number, offset: number) => Promise<T[]>;
+  count: (cap: number) => Promise<number>;
+  estimate?: () => Promise<number | undefined>;
+  /** Count no further than this (default COUNT_CAP): lower where each row costs to test. */
+  cap?: number;
+}
+
+/** An estimate shown as "about": two significant digits (123,456 → 120,000). */
+const roundEstimate = (value: number): number => {
+  const unit = 10 ** Math.max(0, Math.floor(Math.log10(value)) - 1);
+  return Math.round(value / unit) * unit;
+};
+
+/**
+ * `{ data, meta }` of one page. The total is exact while it is cheap: from the page itself when
+ * it is the last one, else from a count that stops after COUNT_CAP rows. Beyond the cap the
+ * answer says so (`total_exact: false`): `total` is the planner's estimate when the source has
+ * one (`about`), else a lower bound (`more_than`: more rows than `total`); `has_next_page` always
+ * says whether another page follows (react-admin's partial pagination).
+ */
 export async function pageAnswer<T>(
   query: PageQuery,
-  rows: Promise<T[]>,
-  count: Promise<{ total: unknown }>,
+  source: PageSource<T>,
 ): Promise<{ data: T[]; meta: ListMeta }> {
-  const [data, counted] = await Promise.all([rows, count]);
-  return { data, meta: listMeta(query.page, query.per_page, Number(counted.total)) };
+  const size = query.per_page;
+  const offset = offsetOf(query);
+  const fetched = await source.rows(size + 1, offset);
+  const hasNext = fetched.length > size;
+  const data = hasNext ? fetched.slice(0, size) : fetched;
+  // The last page (or the only one) tells the total: no count needed.
+  if (!hasNext && (data.length > 0 || offset === 0)) {
+    return { data, meta: listMeta(query.page, size, offset + data.length) };
+  }
+  const cap = source.cap ?? COUNT_CAP;
+  const counted = await source.count(cap + 1);
+  if (counted <= cap) return { data, meta: listMeta(query.page, size, counted) };
+  const seen = offset + data.length + (hasNext ? 1 : 0);
+  const estimate = await source.estimate?.();
+  const about = estimate !== undefined && estimate > cap && estimate >= seen;
+  const total = about
+    ? Math.max(roundEstimate(estimate), seen)
+    : Math.max(cap, hasNext ? offset + data.length : 0);
+  return {
+    data,
+    meta: {
+      current_page: query.page,
+      per_page: size,
+      total,
+      last_page: Math.max(query.page + (hasNext ? 1 : 0), Math.ceil(total / size)),
+      total_exact: false,
+      total_estimate: about ? 'about' : 'more_than',
+      has_next_page: hasNext,
+      has_previous_page: query.page > 1,
+    },
+  };
+}
+
+/**
+ * `count(cap)` of a PageSource: how many rows `from` selects, counting no further than `cap`
+ * (`select count(*) from (select 1 … limit cap)`). `from`: the list's query with its joins and
+ * conditions, without select, order or paging.
+ */
+export function countAtMost(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table, any query
+  db: Kysely<any>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table, any query
+  from: SelectQueryBuilder<any, any, any>,
+): (cap: number) => Promise<number> {
+  return async (cap) => {
+    const row = await db
+      .selectFrom(
+        from
+          .select(sql<number>`1`.as('one'))
+          .limit(cap)
+          .as('capped'),
+      )
+      .select(COUNT_TOTAL)
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
+  };
+}
+
+/**
+ * The planner's estimate of a table's rows (pg_class.reltuples, kept by ANALYZE and autovacuum),
+ * or undefined when the table was never analyzed.
+ */
+export async function tableEstimate(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database
+  db: Kysely<any>,
+  table: string,
+): Promise<number | undefined> {
+  const { rows } = await sql<{ estimate: number | string | null }>`
+    select reltuples as estimate from pg_class where oid = to_regclass(${table})`.execute(db);
+  const estimate = Number(rows[0]?.estimate ?? -1);
+  return estimate > 0 ? Math.round(estimate) : undefined;
 }
 
 /** Escapes LIKE wildcards so user text matches literally. */

@@ -10,9 +10,8 @@ import { type SqlBool, sql } from 'kysely';
 import { INT_MAX } from '../../src/schema/limits.ts';
 import { assertNoErrors, type FieldErrors, issue } from '../http/errors.ts';
 import {
-  COUNT_TOTAL,
+  countAtMost,
   listSchema,
-  offsetOf,
   pageAnswer,
   type PageQuery,
   pageSchema,
@@ -127,32 +126,28 @@ export async function missingRoutes(app: FastifyInstance): Promise<void> {
         join translations t2 on t2.translation_key_id = k2.id
         where k2.key = r.key and t2.language_id = r.language_id and t2.text <> ''
       )`;
-      return pageAnswer(
-        query,
-        db
-          .selectFrom('translation_reports as r')
-          .leftJoin('translation_keys as k', 'k.key', 'r.key')
-          .select([
-            'r.id',
-            'r.key as translation_key',
-            'k.id as translation_key_id',
-            'r.language_id',
-            'r.count',
-            'r.first_seen_at',
-            'r.last_seen_at',
-          ])
-          .where(open)
-          .orderBy('r.last_seen_at', 'desc')
-          .orderBy('r.id', 'desc')
-          .limit(query.per_page)
-          .offset(offsetOf(query))
-          .execute(),
-        db
-          .selectFrom('translation_reports as r')
-          .select(COUNT_TOTAL)
-          .where(open)
-          .executeTakeFirstOrThrow(),
-      );
+      return pageAnswer(query, {
+        rows: (limit, offset) =>
+          db
+            .selectFrom('translation_reports as r')
+            .leftJoin('translation_keys as k', 'k.key', 'r.key')
+            .select([
+              'r.id',
+              'r.key as translation_key',
+              'k.id as translation_key_id',
+              'r.language_id',
+              'r.count',
+              'r.first_seen_at',
+              'r.last_seen_at',
+            ])
+            .where(open)
+            .orderBy('r.last_seen_at', 'desc')
+            .orderBy('r.id', 'desc')
+            .limit(limit)
+            .offset(offset)
+            .execute(),
+        count: countAtMost(db, db.selectFrom('translation_reports as r').where(open)),
+      });
     },
   );
 

@@ -11,11 +11,10 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { notFound } from '../http/errors.ts';
 import {
-  COUNT_TOTAL,
+  countAtMost,
   dataSchema,
   listMetaSchema,
   listSchema,
-  offsetOf,
   pageAnswer,
   type PageQuery,
   pageSchema,
@@ -102,16 +101,11 @@ export default async function mail(app: FastifyInstance, options: MailerOptions)
       let base = app.db.selectFrom('outbox');
       if (query.to) base = base.where(sql`lower(to_address)`, '=', query.to.trim().toLowerCase());
       if (query.kind) base = base.where('kind', '=', query.kind);
-      const page = await pageAnswer(
-        query,
-        base
-          .selectAll()
-          .orderBy('id', 'desc')
-          .limit(query.per_page)
-          .offset(offsetOf(query))
-          .execute(),
-        base.select(COUNT_TOTAL).executeTakeFirstOrThrow(),
-      );
+      const page = await pageAnswer(query, {
+        rows: (limit, offset) =>
+          base.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+        count: countAtMost(app.db, base),
+      });
       const data = await outboxAnswer(
         app.db,
         request.principal!,

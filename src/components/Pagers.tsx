@@ -2,7 +2,8 @@
  * Every pager of the app in the user's language with Swiss numbers ("1'001-1'025 von 1'234"):
  * react-admin's lists (`ListPagination`, the default of every `<List>` through the theme,
  * src/theme.ts) and the hand-written tables (`TablePager`, MUI's TablePagination, whose own
- * default reads "0–0 of 0" in English). Texts are react-admin's `ra.navigation.*` keys.
+ * default reads "0–0 of 0" in English). Texts are react-admin's `ra.navigation.*` keys, and
+ * `app.pager.*` for a list too long to count ("1-25 of about 120'000", partial pagination).
  */
 import {
   TablePagination,
@@ -13,27 +14,41 @@ import {
 } from '@mui/material';
 import type { TablePaginationActionsProps } from '@mui/material/TablePaginationActions';
 import { useCallback } from 'react';
-import { PaginationActions, useListPaginationContext, useTranslate } from 'react-admin';
+import {
+  PaginationActions,
+  useListContext,
+  useListPaginationContext,
+  useTranslate,
+} from 'react-admin';
+import type { EstimatedTotal } from '../dataProvider/index.ts';
 import { formatNumber } from '../i18n/format.ts';
 
 type PageButton = 'first' | 'last' | 'next' | 'previous';
 
-/** The labels MUI's pager reads, translated, its numbers in the Swiss style. */
-export function usePagerLabels(hasNextPage?: boolean) {
+/**
+ * The labels MUI's pager reads, translated, its numbers in the Swiss style. `estimate`: the total
+ * of a list too long to count (src/dataProvider/index.ts): "1-25 of about 120'000" or "1-25 of
+ * more than 10'000".
+ */
+export function usePagerLabels(hasNextPage?: boolean, estimate?: EstimatedTotal) {
   const translate = useTranslate();
   const labelDisplayedRows = useCallback(
-    ({ from, to, count }: { from: number; to: number; count: number }) =>
-      count === -1 && hasNextPage
-        ? translate('ra.navigation.partial_page_range_info', {
-            offsetBegin: formatNumber(from),
-            offsetEnd: formatNumber(to),
-          })
+    ({ from, to, count }: { from: number; to: number; count: number }) => {
+      const range = { offsetBegin: formatNumber(from), offsetEnd: formatNumber(to) };
+      if (count === -1 && estimate && (hasNextPage || estimate.totalEstimate === 'about')) {
+        return translate(
+          estimate.totalEstimate === 'about' ? 'app.pager.about' : 'app.pager.moreThan',
+          { ...range, total: formatNumber(Math.max(estimate.total, to)) },
+        );
+      }
+      return count === -1 && hasNextPage
+        ? translate('ra.navigation.partial_page_range_info', range)
         : translate('ra.navigation.page_range_info', {
-            offsetBegin: formatNumber(from),
-            offsetEnd: formatNumber(to),
+            ...range,
             total: formatNumber(count === -1 ? to : count),
-          }),
-    [translate, hasNextPage],
+          });
+    },
+    [translate, hasNextPage, estimate],
   );
   const getItemAriaLabel = useCallback(
     (type: PageButton) => translate(`ra.navigation.${type}`),
@@ -44,6 +59,16 @@ export function usePagerLabels(hasNextPage?: boolean) {
     getItemAriaLabel,
     labelRowsPerPage: translate('ra.navigation.page_rows_per_page'),
   };
+}
+
+/** The estimated total a list's data provider answered instead of an exact one, if any. */
+function estimatedTotal(meta: unknown): EstimatedTotal | undefined {
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const { total, totalEstimate } = meta as Partial<EstimatedTotal>;
+  if (typeof total !== 'number') return undefined;
+  return totalEstimate === 'about' || totalEstimate === 'more_than'
+    ? { total, totalEstimate }
+    : undefined;
 }
 
 /** react-admin's page buttons (1 2 3 … 9) inside MUI's pager. */
@@ -71,7 +96,8 @@ export function ListPagination({
 }) {
   const { isPending, hasNextPage, page, perPage, total, setPage, setPerPage } =
     useListPaginationContext();
-  const labels = usePagerLabels(hasNextPage);
+  const { meta } = useListContext();
+  const labels = usePagerLabels(hasNextPage, estimatedTotal(meta));
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
   if (isPending) return <Toolbar variant="dense" />;
   const pages = total != null ? Math.ceil(total / perPage) : undefined;

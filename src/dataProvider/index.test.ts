@@ -62,6 +62,47 @@ describe('getList', () => {
     });
   });
 
+  it('answers partial pagination with the estimate when the total is not exact', async () => {
+    const meta = {
+      current_page: 2,
+      per_page: 25,
+      total: 10_000,
+      last_page: 400,
+      total_exact: false,
+      total_estimate: 'more_than',
+      has_next_page: true,
+      has_previous_page: true,
+    };
+    respond({ data: [{ id: 1, last_name: 'Müller' }], meta });
+    const params = { pagination: { page: 2, perPage: 25 }, filter: {} };
+    expect(await provider().getList('customers', params)).toEqual({
+      data: [{ id: 1, lastName: 'Müller' }],
+      pageInfo: { hasNextPage: true, hasPreviousPage: true },
+      meta: { total: 10_000, totalEstimate: 'more_than' },
+    });
+    respond({
+      data: [],
+      meta: { ...meta, total: 120_000, total_estimate: 'about', has_next_page: false },
+    });
+    expect(
+      await provider().getManyReference('customers', {
+        ...params,
+        target: 'assignedTo',
+        id: 4,
+        sort: { field: 'id', order: 'ASC' },
+      }),
+    ).toEqual({
+      data: [],
+      pageInfo: { hasNextPage: false, hasPreviousPage: true },
+      meta: { total: 120_000, totalEstimate: 'about' },
+    });
+  });
+
+  it('reads an exact total as total, with or without total_exact (older servers)', async () => {
+    respond({ data: [], meta: { total: 3, total_exact: true, has_next_page: false } });
+    expect(await provider().getList('customers', { filter: {} })).toEqual({ data: [], total: 3 });
+  });
+
   it('sends no pagination nor sort when react-admin gives none', async () => {
     const seen = respond(listAnswer([]));
     await provider().getList('companies', { filter: { isPartner: true } });

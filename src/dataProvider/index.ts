@@ -5,7 +5,8 @@
  *
  *   getList           GET    {api}/{resource}?page=1&per_page=25&sort=name_de&order=asc
  *                                             &search={q}&{filter_key}={value}
- *                            -> { data: [...], meta: { current_page, per_page, total, last_page } }
+ *                            -> { data: [...], meta: { current_page, per_page, total, last_page,
+ *                                 total_exact, total_estimate?, has_next_page, has_previous_page } }
  *   getOne            GET    {api}/{resource}/{id}                    -> { data: {...} }
  *   getMany           GET    {api}/{resource}?id=1&id=2&per_page=2     -> list envelope
  *   getManyReference  GET    {api}/{resource}?…list params…&{target_snake}={id}
@@ -43,6 +44,13 @@
  * `HttpError(body.message || statusText, status, body)`; an unreachable server an `HttpError`
  * with status 0. An answer without `data` (or a list without `meta.total`) throws an Error that
  * names the method, the resource and what is missing.
+ *
+ * Totals (server/http/lists.ts): a list whose total is exact (`total_exact` true, or absent as from
+ * older servers) answers `{ data, total }`. Beyond the server's cap it answers react-admin's partial
+ * pagination, `{ data, pageInfo: { hasNextPage, hasPreviousPage }, meta: { total, totalEstimate } }`
+ * with no `total`: `totalEstimate` 'about' (the planner's estimate of a whole table) or 'more_than'
+ * (more rows than `total`), which the pager shows ("1–25 of about 100,000",
+ * src/components/Pagers.tsx).
  */
 import type { DataProvider, Identifier, RaRecord } from 'react-admin';
 import { camelPathToSnake, isPlainObject, toCamelDeep, toSnakeDeep } from '../schema/case.ts';
@@ -82,10 +90,22 @@ function versionOf(record: unknown): number | undefined {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-interface ListEnvelope {
-  data: unknown[];
+/** How a list's total is known when it is not exact (server/http/lists.ts `total_estimate`). */
+export type TotalEstimate = 'about' | 'more_than';
+
+/** The `meta` of a list whose total is not exact: the estimate or lower bound, and its kind. */
+export interface EstimatedTotal {
   total: number;
+  totalEstimate: TotalEstimate;
 }
+
+type ListEnvelope =
+  | { data: unknown[]; total: number }
+  | {
+      data: unknown[];
+      pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean };
+      meta: EstimatedTotal;
+    };
 
 interface Sort {
   field: string;
@@ -193,7 +213,19 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
     const meta = isPlainObject(json) ? json.meta : undefined;
     const total = isPlainObject(meta) ? meta.total : undefined;
     if (typeof total !== 'number') throw missing('"meta.total"', call, resource, expected);
-    return { data: toCamelDeep(data) as unknown[], total };
+    const records = toCamelDeep(data) as unknown[];
+    if (!isPlainObject(meta) || meta.total_exact !== false) return { data: records, total };
+    return {
+      data: records,
+      pageInfo: {
+        hasNextPage: meta.has_next_page === true,
+        hasPreviousPage: meta.has_previous_page === true,
+      },
+      meta: {
+        total,
+        totalEstimate: meta.total_estimate === 'about' ? 'about' : 'more_than',
+      },
+    };
   };
 
   return {
@@ -205,8 +237,8 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
     ) => {
       const url = resourcePath(resource, undefined, listQuery(params));
       const json = await send('GET', url, { signal: params.signal });
-      const { data, total } = listOf(json, 'getList', resource);
-      return { data: data as RecordType[], total };
+      const { data, ...rest } = listOf(json, 'getList', resource);
+      return { data: data as RecordType[], ...rest };
     },
 
     getOne: async <RecordType extends RaRecord>(
@@ -240,8 +272,8 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
       const json = await send('GET', resourcePath(resource, undefined, query), {
         signal: params.signal,
       });
-      const { data, total } = listOf(json, 'getManyReference', resource);
-      return { data: data as RecordType[], total };
+      const { data, ...rest } = listOf(json, 'getManyReference', resource);
+      return { data: data as RecordType[], ...rest };
     },
 
     create: async <_RecordType extends Omit<RaRecord, 'id'>, ResultRecordType extends RaRecord>(

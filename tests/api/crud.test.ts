@@ -33,7 +33,15 @@ import {
 
 interface ListAnswer {
   data: Row[];
-  meta: { current_page: number; per_page: number; total: number; last_page: number };
+  meta: {
+    current_page: number;
+    per_page: number;
+    total: number;
+    last_page: number;
+    total_exact: boolean;
+    has_next_page: boolean;
+    has_previous_page: boolean;
+  };
 }
 interface ErrorAnswer {
   message: string;
@@ -223,6 +231,9 @@ describe.each(models.map((model) => [model.name, model] as const))('/api/%s', (_
       per_page: 25,
       total: count,
       last_page: Math.max(1, Math.ceil(count / 25)),
+      total_exact: true,
+      has_next_page: count > 25,
+      has_previous_page: false,
     });
     const byId = await list(model, `id=${created.id}`);
     expect(byId.data).toEqual([created]);
@@ -386,8 +397,21 @@ describe.each(models.map((model) => [model.name, model] as const))('/api/%s', (_
     const second = await list(model, 'per_page=2&page=2&sort=id');
     const last = await list(model, `per_page=2&page=${lastPage}&sort=id`);
     const beyond = await list(model, `per_page=2&page=${lastPage + 1}&sort=id`);
-    expect(first.meta).toEqual({ current_page: 1, per_page: 2, total, last_page: lastPage });
-    expect(second.meta).toEqual({ current_page: 2, per_page: 2, total, last_page: lastPage });
+    const paging = { per_page: 2, total, last_page: lastPage, total_exact: true };
+    expect(first.meta).toEqual({
+      ...paging,
+      current_page: 1,
+      has_next_page: true,
+      has_previous_page: false,
+    });
+    expect(second.meta).toEqual({
+      ...paging,
+      current_page: 2,
+      has_next_page: lastPage > 2,
+      has_previous_page: true,
+    });
+    expect(last.meta).toMatchObject({ total, has_next_page: false, has_previous_page: true });
+    expect(beyond.meta).toMatchObject({ total, total_exact: true, has_next_page: false });
     expect(first.data).toHaveLength(2);
     expect(second.data).toHaveLength(2);
     expect(last.data).toHaveLength(total - 2 * (lastPage - 1));
