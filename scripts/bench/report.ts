@@ -1,0 +1,139 @@
+/** The Markdown report of `npm run bench` (bench/results/api-*.md). */
+import type { CaseResult, EngineResult } from './run.ts';
+
+export interface Report {
+  startedAt: string;
+  minutes: number;
+  label?: string;
+  git: { commit: string; dirty: boolean };
+  rows: number;
+  connections: number;
+  acceptEncoding: string;
+  duration: number;
+  sortDuration: number;
+  machine: {
+    cores: number;
+    memoryGb: number;
+    node: string;
+    uptimeBefore: string;
+    uptimeAfter: string;
+  };
+  engines: EngineResult[];
+}
+
+const ms = (value: number | undefined) =>
+  value === undefined || Number.isNaN(value)
+    ? '–'
+    : value < 10
+      ? value.toFixed(1)
+      : value.toFixed(0);
+const rate = (value: number | undefined) =>
+  value === undefined ? '–' : value < 10 ? value.toFixed(1) : value.toFixed(0);
+const HEADER =
+  '| case | req/s | p50 ms | p95 ms | p99 ms | errors + non-2xx | CPU ms/request (app + db) | total (meta) | answers | flags |';
+const RULE = '|---|---|---|---|---|---|---|---|---|---|';
+const NAMES = { pglite: 'PGlite', postgres: 'PostgreSQL' };
+
+function total(kase: CaseResult): string {
+  const meta = kase.meta ?? {};
+  const value = meta.total;
+  const extra = Object.entries(meta)
+    .filter(
+      ([key]) =>
+        !['current_page', 'per_page', 'total', 'last_page'].includes(key) &&
+        !key.startsWith('has_'),
+    )
+    .map(([key, item]) => `${key} ${JSON.stringify(item)}`);
+  return [value === undefined ? '–' : String(value), ...extra].join(', ');
+}
+
+function row(label: string, kase: CaseResult): string {
+  const problems = (kase.non2xx ?? 0) + (kase.errors ?? 0) + (kase.timeouts ?? 0);
+  const flagged = kase.flags.length > 0 ? `⚠ ${kase.flags.join('; ')}` : '';
+  const cpu = [kase.appCpuMsPerRequest, kase.dbCpuMsPerRequest]
+    .filter((value) => value !== undefined)
+    .map(ms)
+    .join(' + ');
+  return `| ${label} | ${rate(kase.reqPerSec)} | ${ms(kase.p50)} | ${ms(kase.p95)} | ${ms(kase.p99)} | ${problems} | ${cpu || '–'} | ${total(kase)} | ${kase.samples ?? 0} | ${flagged} |`;
+}
+
+export function renderMarkdown(report: Report): string {
+  const lines: string[] = [];
+  lines.push(
+    `# API benchmark ${report.startedAt}${report.label ? ` (${report.label})` : ''}`,
+    '',
+    `Commit ${report.git.commit}${report.git.dirty ? ' with uncommitted changes in server/src/schemas' : ''}; ` +
+      `${report.rows.toLocaleString('en')} customers; ${report.connections} concurrent connections ` +
+      `(Accept-Encoding: ${report.acceptEncoding || 'none'}); ` +
+      `${report.duration} s per case (longer when one request is slow: about two requests per connection, ≤ 30 s), ` +
+      `${report.sortDuration} s per extra sort column; whole run ${report.minutes.toFixed(1)} min.`,
+    '',
+    `Machine: ${report.machine.cores} cores, ${report.machine.memoryGb.toFixed(1)} GB, Node ${report.machine.node}, shared.`,
+    `Load before: \`${report.machine.uptimeBefore}\``,
+    `Load after: \`${report.machine.uptimeAfter}\``,
+    '',
+  );
+  for (const engine of report.engines) {
+    lines.push(
+      `## ${NAMES[engine.engine]}`,
+      '',
+      `Data: ${engine.generation.rows.toLocaleString('en')} customers loaded in ${engine.generation.seconds.toFixed(1)} s; ` +
+        `app healthy ${(engine.startMs / 1000).toFixed(1)} s after its start; server RSS after the run ` +
+        `${engine.memory.rssMb.toFixed(0)} MB (peak ${engine.memory.peakMb.toFixed(0)} MB); ` +
+        `load average ${engine.loadAverage.before.map((v) => v.toFixed(2)).join(' ')} → ${engine.loadAverage.after.map((v) => v.toFixed(2)).join(' ')}.`,
+      '',
+      HEADER,
+      RULE,
+    );
+    for (const kase of engine.cases) lines.push(row(kase.name, kase));
+    if (engine.anySort)
+      lines.push(
+        row(
+          `any sort (worst p95 of ${engine.sorts.length + 1}: ${engine.anySort.name})`,
+          engine.anySort,
+        ),
+      );
+    const health = engine.healthDuringSearch;
+    if (health) {
+      lines.push(row('search beside the health probe', health.search));
+      lines.push(
+        `| **health check during a search** (1 probe every 100 ms) | – | ${ms(health.p50)} | ${ms(health.p95)} | ${ms(health.p99)} | ${health.failures} | – | max ${ms(health.max)} ms | ${health.samples} | ${health.failures ? '⚠ failed probes' : ''} |`,
+      );
+    }
+    lines.push('');
+    if (engine.sorts.length > 0) {
+      lines.push(
+        '<details><summary>Every sort column</summary>',
+        '',
+        HEADER,
+        RULE,
+        ...[engine.cases[2], ...engine.sorts].map((kase) => row(kase.name, kase)),
+        '',
+        '</details>',
+        '',
+      );
+    }
+    if (engine.raw?.length) {
+      const app = engine.cases[0];
+      const appSearch = engine.cases[1];
+      lines.push(
+        `Raw baseline: the statements the app sent (captured on the wire), straight through \`pg\` by ${report.connections} clients, ${report.duration} s each.`,
+        '',
+        '| raw SQL | statements | req/s | p50 ms | p95 ms | p99 ms | errors | app ÷ raw throughput |',
+        '|---|---|---|---|---|---|---|---|',
+      );
+      for (const raw of engine.raw) {
+        const against = raw.name.startsWith('search') ? appSearch : app;
+        const ratio =
+          against.reqPerSec !== undefined
+            ? (against.reqPerSec / raw.result.reqPerSec).toFixed(2)
+            : '–';
+        lines.push(
+          `| ${raw.name} | ${raw.statements.length} | ${rate(raw.result.reqPerSec)} | ${ms(raw.result.p50)} | ${ms(raw.result.p95)} | ${ms(raw.result.p99)} | ${raw.result.errors} | ${ratio} |`,
+        );
+      }
+      lines.push('');
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

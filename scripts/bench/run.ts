@@ -1,0 +1,461 @@
+/**
+ * `npm run bench` — the API benchmark of the customer list on both engines (issue 13).
+ *
+ *   npm run bench -- [--rows 100000] [--engines pglite,postgres] [--postgres URL]
+ *                    [--duration 5] [--sort-duration 2] [--connections 20] [--label before]
+ *                    [--accept-encoding 'gzip, deflate, br' (a browser's; '' for none)]
+ *
+ * Per engine: loads N generated customers and the demo users into a fresh database (PGlite: a
+ * temporary data folder; PostgreSQL: a temporary database on the server of --postgres, default
+ * TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test, dropped afterwards), starts the app
+ * as its own process, signs in, and runs each case with autocannon (`--connections` keep-alive
+ * connections, `--duration` seconds): page 1 as admin, `search=müller`, `sort=last_name`, every
+ * other sortable column briefly (the worst is "any sort"), page 2000, a consultant's page 1, and
+ * the health check's latency while searches run. On PostgreSQL also the raw baseline: the SQL the
+ * app sent for page 1 (captured on the wire, ./capture.ts) sent straight through `pg` by as many
+ * clients. Writes bench/results/api-<timestamp>[-label].json and .md.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../../server/db/index.ts';
+import { type CapturedStatement, startCaptureProxy, statementRole } from './capture.ts';
+import { BENCH_PASSWORD, withTemporaryDatabase } from './common.ts';
+import { loadBook } from './data.ts';
+import {
+  hammer,
+  type LoadResult,
+  probe,
+  type ProbeResult,
+  rawLoad,
+  type RawResult,
+} from './load.ts';
+import { renderMarkdown } from './report.ts';
+import { type AppProcess, backendsCpuMs, REPO_ROOT, signIn, startApp } from './server.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '100000' },
+    engines: { type: 'string', default: 'pglite,postgres' },
+    postgres: { type: 'string' },
+    duration: { type: 'string', default: '5' },
+    'sort-duration': { type: 'string', default: '2' },
+    connections: { type: 'string', default: '20' },
+    'accept-encoding': { type: 'string', default: 'gzip, deflate, br' },
+    label: { type: 'string', default: '' },
+    out: { type: 'string', default: path.join(REPO_ROOT, 'bench/results') },
+  },
+});
+const ROWS = Number(args.rows);
+const DURATION = Number(args.duration);
+const SORT_DURATION = Number(args['sort-duration']);
+const CONNECTIONS = Number(args.connections);
+/** What a browser sends: the answers are compressed where the app compresses (its real cost). */
+const ACCEPT_ENCODING = args['accept-encoding'] as string;
+const ENGINES = (args.engines ?? '').split(',').map((engine) => engine.trim());
+const POSTGRES =
+  args.postgres ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+for (const engine of ENGINES)
+  if (engine !== 'pglite' && engine !== 'postgres') throw new Error(`unknown engine ${engine}`);
+
+/** The temporary PostgreSQL database while its engine runs (its backends' CPU is counted). */
+let DB_NAME: string | undefined;
+
+const ADMIN = 'admin@demo.gscrm.ch';
+const CONSULTANT = 'consultant@demo.gscrm.ch';
+const LIST = '/api/customers?page=1&per_page=25';
+
+export interface CaseResult extends Partial<LoadResult> {
+  name: string;
+  path: string;
+  user: string;
+  /** `meta` of the answer (total, pages) as the warm-up request got it. */
+  meta?: Record<string, unknown>;
+  /** Rows on the page the warm-up got. */
+  rowsOnPage?: number;
+  warmUpMs?: number;
+  /** CPU of the app process per request sent (ms). */
+  appCpuMsPerRequest?: number;
+  /** CPU of the database's backends per request sent (ms; PostgreSQL). */
+  dbCpuMsPerRequest?: number;
+  /** What the reader must know: errors, non-2xx, too few samples. */
+  flags: string[];
+}
+
+export interface EngineResult {
+  engine: 'pglite' | 'postgres';
+  generation: { seconds: number; rows: number };
+  startMs: number;
+  cases: CaseResult[];
+  sorts: CaseResult[];
+  anySort?: CaseResult;
+  healthDuringSearch?: ProbeResult & { search: CaseResult };
+  memory: { rssMb: number; peakMb: number };
+  loadAverage: { before: number[]; after: number[] };
+  raw?: Array<{ name: string; statements: CapturedStatement[]; result: RawResult }>;
+  captured?: Record<string, CapturedStatement[]>;
+}
+
+const log = (text: string) => console.log(text);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** A warm-up request (plans, caches) that also checks the case answers 200 and reads its meta. */
+async function warmUp(app: AppProcess, kase: CaseResult, auth: string, times: number) {
+  const spent: number[] = [];
+  for (let run = 0; run < times; run++) {
+    const started = performance.now();
+    const response = await fetch(`${app.url}${kase.path}`, { headers: { authorization: auth } });
+    const text = await response.text();
+    spent.push(performance.now() - started);
+    if (response.status !== 200) {
+      kase.flags.push(`warm-up answered ${response.status}: ${text.slice(0, 200)}`);
+      return false;
+    }
+    if (run === 0) {
+      const body = JSON.parse(text) as { data?: unknown[]; meta?: Record<string, unknown> };
+      kase.meta = body.meta;
+      kase.rowsOnPage = body.data?.length;
+    }
+  }
+  kase.warmUpMs = Math.min(...spent);
+  return true;
+}
+
+/**
+ * Waits until the app is idle again: autocannon stops with up to `connections` requests still in
+ * the server (on PGlite queued one after the other); the next case must not measure their tail.
+ * Idle = a health check answers within 100 ms (at most a minute).
+ */
+async function settle(app: AppProcess): Promise<void> {
+  const until = performance.now() + 60_000;
+  while (performance.now() < until) {
+    const started = performance.now();
+    await (await fetch(`${app.url}/api/health`)).arrayBuffer();
+    if (performance.now() - started < 100) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Runs one case: warm-up, then autocannon for at least `duration` seconds — longer (up to `cap`)
+ * when a single request is slow, so every connection completes about two requests.
+ */
+async function runCase(
+  app: AppProcess,
+  kase: CaseResult,
+  auth: string,
+  duration: number,
+  cap: number,
+  warmUps = 3,
+): Promise<CaseResult> {
+  await settle(app);
+  if (!(await warmUp(app, kase, auth, warmUps))) return kase;
+  const wanted = Math.ceil((2 * CONNECTIONS * (kase.warmUpMs ?? 0)) / 1000);
+  return measure(app, kase, auth, Math.max(duration, Math.min(cap, wanted)));
+}
+
+/** The load of one case for `length` seconds (after its warm-up). */
+async function measure(
+  app: AppProcess,
+  kase: CaseResult,
+  auth: string,
+  length: number,
+): Promise<CaseResult> {
+  const cpuBefore = app.cpuMs();
+  const dbBefore = DB_NAME ? backendsCpuMs(DB_NAME) : undefined;
+  const result = await hammer(`${app.url}${kase.path}`, {
+    connections: CONNECTIONS,
+    duration: length,
+    headers: ACCEPT_ENCODING
+      ? { authorization: auth, 'accept-encoding': ACCEPT_ENCODING }
+      : { authorization: auth },
+  });
+  Object.assign(kase, result);
+  // CPU per request, counted once the requests still in the server are done: less sensitive to
+  // the other work on a shared machine than the latencies.
+  await settle(app);
+  kase.appCpuMsPerRequest = (app.cpuMs() - cpuBefore) / Math.max(1, result.sent);
+  if (dbBefore && DB_NAME) {
+    let spent = 0;
+    for (const [pid, ms] of backendsCpuMs(DB_NAME)) spent += ms - (dbBefore.get(pid) ?? 0);
+    kase.dbCpuMsPerRequest = spent / Math.max(1, result.sent);
+  }
+  if (result.non2xx > 0)
+    kase.flags.push(
+      `${result.non2xx} non-2xx answers (${Object.entries(result.statuses)
+        .map(([status, count]) => `${count}× ${status}`)
+        .join(', ')})`,
+    );
+  if (result.errors > 0 || result.timeouts > 0)
+    kase.flags.push(`${result.errors} errors, ${result.timeouts} timeouts`);
+  if (result.samples < 2 * CONNECTIONS) kase.flags.push(`only ${result.samples} answers`);
+  log(
+    `  ${kase.name.padEnd(28)} ${result.reqPerSec.toFixed(1).padStart(7)} req/s  p50 ${result.p50.toFixed(0).padStart(5)}  p95 ${result.p95.toFixed(0).padStart(5)}  p99 ${result.p99.toFixed(0).padStart(5)} ms  (${length} s${kase.flags.length ? `; ${kase.flags.join('; ')}` : ''})`,
+  );
+  return kase;
+}
+
+/** The sortable columns of the customer list, as the app publishes them (OpenAPI `sort` enum). */
+async function sortableColumns(app: AppProcess, auth: string): Promise<string[]> {
+  const response = await fetch(`${app.url}/api/docs/json`, { headers: { authorization: auth } });
+  const document = (await response.json()) as {
+    paths?: Record<
+      string,
+      { get?: { parameters?: Array<{ name: string; schema?: { enum?: string[] } }> } }
+    >;
+  };
+  const parameters = document.paths?.['/api/customers']?.get?.parameters ?? [];
+  const columns = parameters.find((parameter) => parameter.name === 'sort')?.schema?.enum;
+  if (!columns?.length)
+    throw new Error('the OpenAPI document lists no sort columns for /api/customers');
+  return columns;
+}
+
+const newCase = (name: string, pathname: string, user: string): CaseResult => ({
+  name,
+  path: pathname,
+  user,
+  flags: [],
+});
+
+/** The cases of one engine against a running app. */
+async function runCases(app: AppProcess, result: EngineResult): Promise<void> {
+  const admin = await signIn(app.url, ADMIN, BENCH_PASSWORD);
+  const consultant = await signIn(app.url, CONSULTANT, BENCH_PASSWORD);
+  const cap = Math.max(30, DURATION);
+  // A fresh process: JIT, caches and pools warm up on page 1 for two seconds (not recorded).
+  await hammer(`${app.url}${LIST}`, {
+    connections: CONNECTIONS,
+    duration: 2,
+    headers: { authorization: admin },
+  });
+  const main: Array<[CaseResult, string]> = [
+    [newCase('page 1 (admin)', LIST, ADMIN), admin],
+    [newCase('search=müller', `${LIST}&search=${encodeURIComponent('müller')}`, ADMIN), admin],
+    [newCase('sort=last_name', `${LIST}&sort=last_name`, ADMIN), admin],
+    [newCase('page 2000', '/api/customers?page=2000&per_page=25', ADMIN), admin],
+    [newCase('consultant page 1', LIST, CONSULTANT), consultant],
+  ];
+  for (const [kase, auth] of main) result.cases.push(await runCase(app, kase, auth, DURATION, cap));
+  const columns = (await sortableColumns(app, admin)).filter((column) => column !== 'last_name');
+  log(`  any sort: ${columns.length} more sortable columns, ${SORT_DURATION} s each`);
+  for (const column of columns)
+    result.sorts.push(
+      await runCase(
+        app,
+        newCase(`sort=${column}`, `${LIST}&sort=${column}`, ADMIN),
+        admin,
+        SORT_DURATION,
+        SORT_DURATION,
+        1,
+      ),
+    );
+  const measured = [result.cases[2], ...result.sorts].filter((kase) => kase.p95 !== undefined);
+  result.anySort = measured.reduce<CaseResult | undefined>(
+    (worst, kase) => (!worst || (kase.p95 ?? 0) > (worst.p95 ?? 0) ? kase : worst),
+    undefined,
+  );
+  const failedSorts = [result.cases[2], ...result.sorts].filter((kase) => kase.flags.length > 0);
+  if (result.anySort && failedSorts.length > 0)
+    result.anySort = {
+      ...result.anySort,
+      flags: [
+        ...result.anySort.flags,
+        `flagged sorts: ${failedSorts.map((kase) => `${kase.name} (${kase.flags.join('; ')})`).join(', ')}`,
+      ],
+    };
+  // The health check of a monitor while 20 clients search.
+  const search = newCase('search=müller (beside health)', main[1][0].path, ADMIN);
+  const length = Math.max(DURATION, 6);
+  await settle(app);
+  await warmUp(app, search, admin, 1);
+  const [health, searched] = await Promise.all([
+    probe(`${app.url}/api/health`, { startMs: 1000, stopMs: (length - 0.5) * 1000, pauseMs: 100 }),
+    measure(app, search, admin, length),
+  ]);
+  result.healthDuringSearch = { ...health, search: searched };
+  log(
+    `  health during search: p50 ${health.p50.toFixed(0)}  p95 ${health.p95.toFixed(0)}  max ${health.max.toFixed(0)} ms (${health.samples} probes, ${health.failures} failed)`,
+  );
+}
+
+function emptyResult(engine: 'pglite' | 'postgres'): EngineResult {
+  return {
+    engine,
+    generation: { seconds: 0, rows: ROWS },
+    startMs: 0,
+    cases: [],
+    sorts: [],
+    memory: { rssMb: 0, peakMb: 0 },
+    loadAverage: { before: os.loadavg(), after: [] },
+  };
+}
+
+async function benchPglite(): Promise<EngineResult> {
+  const result = emptyResult('pglite');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gscrm-bench-'));
+  try {
+    log(`\nPGlite: loading ${ROWS} customers into ${dataDir}`);
+    const started = performance.now();
+    const database = await openDatabase({ dataDir });
+    const loaded = await loadBook(database, ROWS, BENCH_PASSWORD, log);
+    await database.close();
+    result.generation = { seconds: loaded.seconds, rows: ROWS };
+    log(
+      `  customers in ${loaded.seconds.toFixed(1)} s (with the database's creation ${seconds(performance.now() - started)})`,
+    );
+    const app = await startApp({ DATA_DIR: dataDir });
+    result.startMs = app.startMs;
+    log(`  app healthy after ${seconds(app.startMs)}`);
+    try {
+      await runCases(app, result);
+      result.memory = app.memory();
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  result.loadAverage.after = os.loadavg();
+  return result;
+}
+
+/** Starts the app against a capturing proxy and records the statements of each case's request. */
+async function captureStatements(url: string): Promise<Record<string, CapturedStatement[]>> {
+  const target = new URL(url);
+  const proxy = await startCaptureProxy({
+    host: target.hostname,
+    port: Number(target.port || 5432),
+  });
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  const app = await startApp({ DATABASE_URL: proxied.toString(), JOBS_WORK: '0' });
+  const captured: Record<string, CapturedStatement[]> = {};
+  try {
+    const admin = await signIn(app.url, ADMIN, BENCH_PASSWORD);
+    const requests: Array<[string, string]> = [
+      ['page 1 (admin)', LIST],
+      ['search=müller', `${LIST}&search=${encodeURIComponent('müller')}`],
+    ];
+    for (const [name, pathname] of requests) {
+      // The first request warms the app's caches (session, planner); the second is recorded.
+      for (let run = 0; run < 2; run++) {
+        proxy.begin();
+        const response = await fetch(`${app.url}${pathname}`, {
+          headers: { authorization: admin },
+        });
+        await response.arrayBuffer();
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const statements = proxy.end().filter((statement) => !/pgboss/i.test(statement.text));
+        if (response.status !== 200) throw new Error(`capture of ${pathname}: ${response.status}`);
+        captured[name] = statements;
+      }
+    }
+  } finally {
+    await app.stop();
+    await proxy.close();
+  }
+  return captured;
+}
+
+async function benchPostgres(): Promise<EngineResult> {
+  const result = emptyResult('postgres');
+  await withTemporaryDatabase(POSTGRES, async (url) => {
+    log(`\nPostgreSQL: loading ${ROWS} customers into ${new URL(url).pathname.slice(1)}`);
+    const database = await openDatabase({ databaseUrl: url });
+    const loaded = await loadBook(database, ROWS, BENCH_PASSWORD, log);
+    await database.close();
+    result.generation = { seconds: loaded.seconds, rows: ROWS };
+    log(`  customers in ${loaded.seconds.toFixed(1)} s`);
+    const captured = await captureStatements(url);
+    result.captured = captured;
+    DB_NAME = new URL(url).pathname.slice(1);
+    const app = await startApp({ DATABASE_URL: url });
+    result.startMs = app.startMs;
+    log(`  app healthy after ${seconds(app.startMs)}`);
+    try {
+      await runCases(app, result);
+      result.memory = app.memory();
+    } finally {
+      await app.stop();
+      DB_NAME = undefined;
+    }
+    // The same statements straight through pg, as many clients as the app had connections.
+    const byRole = (statements: CapturedStatement[], roles: string[]) =>
+      statements.filter((statement) => roles.includes(statementRole(statement.text)));
+    const page = captured['page 1 (admin)'];
+    const search = captured['search=müller'];
+    const variants: Array<[string, CapturedStatement[]]> = [
+      ['page 1: page query only', byRole(page, ['page'])],
+      ['page 1: page + count', byRole(page, ['page', 'count'])],
+      ['page 1: every statement of the request', page],
+      ['search=müller: page + count', byRole(search, ['page', 'count'])],
+    ];
+    result.raw = [];
+    for (const [name, statements] of variants) {
+      if (statements.length === 0) {
+        log(`  raw ${name}: no such statement captured`);
+        continue;
+      }
+      const raw = await rawLoad(url, statements, { clients: CONNECTIONS, duration: DURATION });
+      result.raw.push({ name, statements, result: raw });
+      log(
+        `  raw ${name.padEnd(40)} ${raw.reqPerSec.toFixed(1).padStart(7)} req/s  p50 ${raw.p50.toFixed(1)}  p95 ${raw.p95.toFixed(1)} ms (${statements.length} statements${raw.errors ? `, ${raw.errors} errors` : ''})`,
+      );
+    }
+  });
+  result.loadAverage.after = os.loadavg();
+  return result;
+}
+
+function gitDescription(): { commit: string; dirty: boolean } {
+  const git = (...parts: string[]) =>
+    execFileSync('git', parts, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+  try {
+    return {
+      commit: git('rev-parse', '--short', 'HEAD'),
+      dirty:
+        git('status', '--porcelain', '--untracked-files=no', '--', 'server', 'src', 'schemas')
+          .length > 0,
+    };
+  } catch {
+    return { commit: 'unknown', dirty: false };
+  }
+}
+
+const startedAt = new Date();
+const uptimeBefore = execFileSync('uptime', { encoding: 'utf8' }).trim();
+log(`GS CRM API benchmark: ${ROWS} customers, ${CONNECTIONS} connections, ${DURATION} s per case`);
+log(`machine: ${os.cpus().length} cores; ${uptimeBefore}`);
+const engines: EngineResult[] = [];
+for (const engine of ENGINES)
+  engines.push(engine === 'pglite' ? await benchPglite() : await benchPostgres());
+const report = {
+  startedAt: startedAt.toISOString(),
+  minutes: (Date.now() - startedAt.getTime()) / 60_000,
+  label: args.label,
+  git: gitDescription(),
+  rows: ROWS,
+  connections: CONNECTIONS,
+  acceptEncoding: ACCEPT_ENCODING,
+  duration: DURATION,
+  sortDuration: SORT_DURATION,
+  machine: {
+    cores: os.cpus().length,
+    memoryGb: os.totalmem() / 2 ** 30,
+    node: process.version,
+    uptimeBefore,
+    uptimeAfter: execFileSync('uptime', { encoding: 'utf8' }).trim(),
+  },
+  engines,
+};
+fs.mkdirSync(args.out as string, { recursive: true });
+const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
+const base = path.join(args.out as string, `api-${stamp}${args.label ? `-${args.label}` : ''}`);
+fs.writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
+fs.writeFileSync(`${base}.md`, renderMarkdown(report));
+log(`\n${renderMarkdown(report)}`);
+log(`written: ${base}.json, ${base}.md (${report.minutes.toFixed(1)} min)`);
