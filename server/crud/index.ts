@@ -16,7 +16,7 @@
  * change it: rules across fields hold under concurrent writes.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { expressionBuilder, type RawBuilder, sql } from 'kysely';
+import { expressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
 import {
   hasRecordLabel,
   type JsonSchema,
@@ -71,6 +71,13 @@ const DEFERRED_JOIN_FROM = 200;
 
 /** How long a whole table's count beyond the cap is kept (its list shows an estimate anyway). */
 const WHOLE_COUNT_TTL = 30_000;
+
+/** How many deep pages' first records a resource keeps, and for how long (see pageStarts). */
+const PAGE_STARTS = 1000;
+const PAGE_START_TTL = 60_000;
+
+/** Fields never null besides the required ones: the id and the timestamps. */
+const NOT_NULL = new Set(['id', 'createdAt', 'updatedAt']);
 
 /** A query that can be ordered by the keys of a list's sort. */
 interface OrderedQuery<Q> {
@@ -142,6 +149,53 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
    * "about <estimate>" without counting on every request. A smaller table is counted each time.
    */
   let wholeCount: { count: number; until: number } | undefined;
+
+  /**
+   * The first record of deep pages served lately (its sort column and id), by principal, list
+   * query and page: the same page again, or the next one (its first record was read with the
+   * page before), is read from there on the sort's index (keyset) instead of skipping the rows
+   * before it. Kept a short while, so a page may show the records it showed a moment ago while
+   * others were added before it; a jump to a page not yet seen uses the deferred join.
+   */
+  const pageStarts = new Map<string, { key: [unknown, unknown]; until: number }>();
+  const rememberStart = (page: string, row: ResourceRow | undefined, column: string) => {
+    if (!row) return;
+    pageStarts.delete(page);
+    pageStarts.set(page, { key: [row[column], row.id], until: Date.now() + PAGE_START_TTL });
+    // The oldest entry goes first (a Map keeps the order of insertion).
+    if (pageStarts.size > PAGE_STARTS) pageStarts.delete(pageStarts.keys().next().value as string);
+  };
+
+  /**
+   * Keyset paging of a list: only when it is sorted by a column without nulls (a row comparison
+   * leaves nulls out) and not by a label; the order always ends with the id.
+   */
+  const keysetOf = (query: ListQuery, direction: 'asc' | 'desc', principal?: number) => {
+    if (query.sort === LABEL_SORT) return undefined;
+    const column = query.sort ?? defaultSortColumn;
+    const field = model.fields.find((candidate) => candidate.column === column);
+    if (!field || field.kind === 'reference' || (!NOT_NULL.has(field.name) && !field.required)) {
+      return undefined;
+    }
+    const { page: _page, ...rest } = query;
+    const list = `${principal ?? ''}:${JSON.stringify(rest)}`;
+    const keys =
+      column === 'id'
+        ? sql`${sql.ref(`${model.table}.id`)}`
+        : sql`(${sql.ref(`${model.table}.${column}`)}, ${sql.ref(`${model.table}.id`)})`;
+    // The start's value is read again from its row: timestamps have microseconds, JavaScript's
+    // Date only milliseconds (the value read before stands in if the row is gone meanwhile).
+    const startValue = (value: unknown, id: unknown) =>
+      sql`coalesce((select ${sql.ref(`page_start.${column}`)} from ${sql.table(model.table)} as page_start where page_start.id = ${id}), ${value})`;
+    return {
+      column,
+      page: (page: number) => `${list}:${page}`,
+      from: ([value, id]: [unknown, unknown]) =>
+        sql<SqlBool>`${keys} ${sql.raw(direction === 'asc' ? '>=' : '<=')} ${
+          column === 'id' ? sql`${id}` : sql`(${startValue(value, id)}, ${id})`
+        }`,
+    };
+  };
 
   const findOne = (context: HookContext, id: number) =>
     resourceDb(context.db)
@@ -273,27 +327,42 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
         });
       };
       const { keys, direction } = sortOf(query, labelLanguage(request.principal?.language));
+      const keyset = keysetOf(query, direction, request.principal?.id);
       const ordered = <Q extends OrderedQuery<Q>>(from: Q): Q =>
         keys.reduce((rows, key) => rows.orderBy(key, direction), from);
       return pageAnswer(query, {
-        rows: (limit, offset) => {
-          if (offset < DEFERRED_JOIN_FROM) {
-            return ordered(matching().selectAll()).limit(limit).offset(offset).execute();
+        rows: async (limit, offset) => {
+          const deep = offset >= DEFERRED_JOIN_FROM;
+          const start = deep && keyset ? pageStarts.get(keyset.page(query.page)) : undefined;
+          let found: ResourceRow[];
+          if (keyset && start && start.until > Date.now()) {
+            // A page whose first record is known: from there on the sort's index (keyset).
+            found = await ordered(matching().selectAll().where(keyset.from(start.key)))
+              .limit(limit)
+              .execute();
+          } else if (!deep) {
+            found = await ordered(matching().selectAll()).limit(limit).offset(offset).execute();
+          } else {
+            // A deep page: the ids skipped over come from the sort's index alone (no whole rows
+            // read and thrown away), then the page's rows are read by id.
+            const page = ordered(
+              matching().select(sql<number>`${sql.ref(`${model.table}.id`)}`.as('id')),
+            )
+              .limit(limit)
+              .offset(offset)
+              .as('page');
+            found = await ordered(
+              resources
+                .selectFrom(model.table)
+                .innerJoin(page, 'page.id', `${model.table}.id`)
+                .selectAll(model.table),
+            ).execute();
           }
-          // A deep page: the ids skipped over come from the sort's index alone (no whole rows
-          // read and thrown away), then the page's rows are read by id.
-          const page = ordered(
-            matching().select(sql<number>`${sql.ref(`${model.table}.id`)}`.as('id')),
-          )
-            .limit(limit)
-            .offset(offset)
-            .as('page');
-          return ordered(
-            resources
-              .selectFrom(model.table)
-              .innerJoin(page, 'page.id', `${model.table}.id`)
-              .selectAll(model.table),
-          ).execute();
+          if (keyset && offset + query.per_page >= DEFERRED_JOIN_FROM) {
+            rememberStart(keyset.page(query.page), found[0], keyset.column);
+            rememberStart(keyset.page(query.page + 1), found[query.per_page], keyset.column);
+          }
+          return found;
         },
         count: async (cap) => {
           if (whole && wholeCount && wholeCount.until > Date.now()) return wholeCount.count;

@@ -23,6 +23,7 @@ import { getModel, hasModel } from '../resources/registry.ts';
 import { useArea } from '../shell/area.ts';
 import { type Area, resourceRoute } from '../shell/paths.ts';
 import type { Permission } from '../schema/vocabulary.ts';
+import type { EstimatedTotal } from '../dataProvider/index.ts';
 
 interface Tile {
   resource: string;
@@ -45,10 +46,18 @@ export const DASHBOARD_TILES: Tile[] = [
   { resource: 'users', label: 'app.dashboard.users', areas: ['admin'], permission: 'manage-users' },
 ];
 
+/** A tile's count: exact, "≈ 120'000" or "10'000+" for a list too long to count. */
+function countText(total: number | undefined, meta: Partial<EstimatedTotal> | undefined): string {
+  if (total !== undefined) return total.toLocaleString('de-CH');
+  if (typeof meta?.total !== 'number') return '0';
+  const shown = meta.total.toLocaleString('de-CH');
+  return meta.totalEstimate === 'about' ? `≈ ${shown}` : `${shown}+`;
+}
+
 function CountTile({ tile, userId }: { tile: Tile; userId: number }) {
   const translate = useTranslate();
   const area = useArea();
-  const { total, isPending, error } = useGetList(tile.resource, {
+  const { total, meta, isPending, error } = useGetList(tile.resource, {
     pagination: { page: 1, perPage: 1 },
     filter: tile.filter?.(userId) ?? {},
   });
@@ -62,7 +71,7 @@ function CountTile({ tile, userId }: { tile: Tile; userId: number }) {
         {translate(tile.label)}
       </Typography>
       <Typography variant="h4" component="p" data-testid={`tile-${tile.resource}`}>
-        {isPending ? '…' : error ? '–' : (total ?? 0).toLocaleString('de-CH')}
+        {isPending ? '…' : error ? '–' : countText(total, meta)}
       </Typography>
     </CardContent>
   );

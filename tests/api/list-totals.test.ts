@@ -139,6 +139,22 @@ describe('list totals beyond the cap', () => {
     const ids = first.data.map((row) => Number(row.id));
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     const oldest = await list(`search=${tag}&per_page=25&page=${Math.ceil(ROWS / 25)}`);
+    expect(oldest.data).toHaveLength(ROWS % 25 || 25);
     expect(oldest.data.at(-1)?.last_name).toBe(`${tag} ${String(ROWS).padStart(5, '0')}`);
+  });
+
+  it('the next deep page and the same one again (keyset from their first record) match OFFSET', async () => {
+    const all = await list(`search=${tag}&per_page=500&page=1`);
+    const slice = (page: number) => all.data.slice((page - 1) * 25, page * 25).map((row) => row.id);
+    const pageIds = async (page: number) =>
+      (await list(`search=${tag}&per_page=25&page=${page}`)).data.map((row) => row.id);
+    // Page 10 by the deferred join; page 11 and page 10 again from their first records.
+    expect(await pageIds(10)).toEqual(slice(10));
+    expect(await pageIds(11)).toEqual(slice(11));
+    expect(await pageIds(10)).toEqual(slice(10));
+    expect(await pageIds(12)).toEqual(slice(12));
+    const ids = all.data.map((row) => Number(row.id));
+    // Newest first; created a minute apart, so the id follows (the last rows are the oldest).
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 });
