@@ -145,10 +145,11 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
     visibilityScope(model, app.models, context.principal) !== undefined ||
     hooks().scope !== undefined;
   /**
-   * The count of the whole table when it went beyond the cap, kept a while: its list then answers
-   * "about <estimate>" without counting on every request. A smaller table is counted each time.
+   * The count of the whole table when it went beyond the cap, and the planner's estimate, kept a
+   * while: its list then answers "about <estimate>" with the page's statement alone. A smaller
+   * table is counted each time.
    */
-  let wholeCount: { count: number; until: number } | undefined;
+  let wholeCount: { count: number; until: number; estimate?: number } | undefined;
 
   /**
    * The first record of deep pages served lately (its sort column and id), by principal, list
@@ -372,7 +373,15 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
           }
           return count;
         },
-        estimate: whole ? () => tableEstimate(resources, model.table) : undefined,
+        estimate: whole
+          ? async () => {
+              const known = wholeCount && wholeCount.until > Date.now() ? wholeCount : undefined;
+              if (known?.estimate !== undefined) return known.estimate;
+              const estimate = await tableEstimate(resources, model.table);
+              if (known) known.estimate = estimate;
+              return estimate;
+            }
+          : undefined,
         cap: testsText(model, query) ? TEXT_COUNT_CAP : undefined,
       });
     },
