@@ -10,7 +10,7 @@ export interface Report {
   connections: number;
   acceptEncoding: string;
   duration: number;
-  sortDuration: number;
+  sortRounds: number;
   machine: {
     cores: number;
     memoryGb: number;
@@ -66,7 +66,7 @@ export function renderMarkdown(report: Report): string {
       `${report.rows.toLocaleString('en')} customers; ${report.connections} concurrent connections ` +
       `(Accept-Encoding: ${report.acceptEncoding || 'none'}); ` +
       `${report.duration} s per case (longer when one request is slow: about two requests per connection, ≤ 30 s), ` +
-      `${report.sortDuration} s per extra sort column; whole run ${report.minutes.toFixed(1)} min.`,
+      `${report.sortRounds * report.connections} requests per extra sort column (all answers counted); whole run ${report.minutes.toFixed(1)} min.`,
     '',
     `Machine: ${report.machine.cores} cores, ${report.machine.memoryGb.toFixed(1)} GB, Node ${report.machine.node}, shared.`,
     `Load before: \`${report.machine.uptimeBefore}\``,
