@@ -10,10 +10,6 @@
  * A failure is reported but does not fail the install: the server then simply runs initdb.
  */
 import { findImage, imageKey, writeImage } from '../server/db/image.ts';
-import { openPglite } from '../server/db/index.ts';
-import { migrate } from '../server/db/migrate.ts';
-import { syncTranslations } from '../server/i18n/sync.ts';
-import { loadResourceModels } from '../server/schemas.ts';
 
 const started = performance.now();
 const key = imageKey();
@@ -22,6 +18,11 @@ if (existing && !process.argv.includes('--force')) {
   console.log(`Database image up to date: ${existing}`);
 } else {
   try {
+    // Loaded only when needed: checking an image that exists stays quick.
+    const { openPglite } = await import('../server/db/index.ts');
+    const { migrate } = await import('../server/db/migrate.ts');
+    const { syncTranslations } = await import('../server/i18n/sync.ts');
+    const { loadResourceModels } = await import('../server/schemas.ts');
     const database = await openPglite(undefined, { image: false });
     try {
       await migrate(database);

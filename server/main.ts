@@ -1,27 +1,47 @@
 /** Starts GS CRM: opens the database, migrates, seeds the demo on first start, serves. */
 
-import { DEMO_USERS, seedDemo } from './demo/index.ts';
-import { DEMO_EXTERNAL_USER } from './demo/identity.ts';
-import { buildApp } from './app.ts';
 import { readConfig } from './config.ts';
 import { findImage, writeImage } from './db/image.ts';
 import { openDatabase, type PgliteDatabase } from './db/index.ts';
-import { syncTranslations } from './i18n/sync.ts';
 import { migrate } from './db/migrate.ts';
-import { loadResourceModels } from './schemas.ts';
-import { DiskStorage, getStorage, setStorage, storageFromEnv } from './storage/index.ts';
+
+/**
+ * The rest of the server, loaded while the database opens: PGlite starts in its own thread
+ * (server/db/pglite-worker.ts), so its start and these imports use both cores.
+ */
+const loadServer = () =>
+  Promise.all([
+    import('./app.ts'),
+    import('./demo/index.ts'),
+    import('./demo/identity.ts'),
+    import('./i18n/sync.ts'),
+    import('./schemas.ts'),
+    import('./storage/index.ts'),
+  ]);
 
 async function main(): Promise<void> {
   const started = Date.now();
   const config = readConfig();
-  const models = loadResourceModels();
+  const opening = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const loading = loadServer();
+  // Awaited below; until then a failure must not count as unhandled.
+  loading.catch(() => {});
   let database: Awaited<ReturnType<typeof openDatabase>>;
   try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    database = await opening;
   } catch (error) {
     console.error(`GS CRM cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
+  const [
+    { buildApp },
+    { DEMO_USERS, seedDemo },
+    { DEMO_EXTERNAL_USER },
+    { syncTranslations },
+    { loadResourceModels },
+    { DiskStorage, getStorage, setStorage, storageFromEnv },
+  ] = await loading;
+  const models = loadResourceModels();
   setStorage(await storageFromEnv());
   // Uploads cut short by a killed process (no code runs on kill -9) leave partial files behind.
   const storage = getStorage();

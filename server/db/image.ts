@@ -56,6 +56,49 @@ export function findImage(key = imageKey(), dir = imageDir()): string | undefine
   return fs.existsSync(file) ? file : undefined;
 }
 
+/** A NUL-terminated text field of a tar header. */
+function field(header: Buffer, start: number, length: number): string {
+  const bytes = header.subarray(start, start + length);
+  const end = bytes.indexOf(0);
+  return bytes.subarray(0, end === -1 ? length : end).toString('utf8');
+}
+
+/**
+ * Unpacks an image into an empty folder, natively (about ten times cheaper than PGlite's own
+ * `loadDataDir`, which goes through its WASM file system, and nothing of it stays in memory).
+ * Images are ustar archives of folders and regular files, as `dumpDataDir` writes them; anything
+ * else, or a name leaving the folder, is refused.
+ */
+export function extractImage(file: string, target: string): void {
+  const tar = fs.readFileSync(file);
+  const root = path.resolve(target);
+  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  let offset = 0;
+  while (offset + 512 <= tar.length) {
+    const header = tar.subarray(offset, offset + 512);
+    if (header.every((byte) => byte === 0)) return;
+    const ustar = field(header, 257, 6) === 'ustar';
+    const name = path.posix.join(ustar ? field(header, 345, 155) : '', field(header, 0, 100));
+    const size = Number.parseInt(field(header, 124, 12).trim() || '0', 8);
+    const type = String.fromCharCode(header[156]);
+    const destination = path.resolve(root, `.${path.posix.sep}${name}`);
+    if (
+      !Number.isFinite(size) ||
+      (destination !== root && !destination.startsWith(root + path.sep))
+    )
+      throw new Error(`unreadable image entry at byte ${offset}`);
+    const body = offset + 512;
+    if (type === '5') fs.mkdirSync(destination, { recursive: true, mode: 0o700 });
+    else if (type === '0' || type === '\0') {
+      if (body + size > tar.length) throw new Error(`image cut short in ${name}`);
+      fs.mkdirSync(path.dirname(destination), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(destination, tar.subarray(body, body + size), { mode: 0o600 });
+    } else throw new Error(`unexpected entry type ${JSON.stringify(type)} in the image (${name})`);
+    offset = body + Math.ceil(size / 512) * 512;
+  }
+  throw new Error('image cut short (no end marker)');
+}
+
 /**
  * Writes an image (atomically: a reader sees the whole file or none) and removes the images of
  * older releases. Answers its path.

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { findImage } from './image.ts';
+import { extractImage, findImage } from './image.ts';
 import { PgliteWorkerClient } from './pglite-client.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { TYPE_PARSERS } from './type-parsers.ts';
@@ -222,7 +222,12 @@ export async function openPglite(
     origin = exists ? 'existing' : image ? 'image' : 'initdb';
     if (creating && !exists) fs.writeFileSync(creating, `${process.pid}\n`);
     try {
-      client = await PgliteWorkerClient.open({ dataDir: pgdata, imageFile: image });
+      // A data folder is unpacked here; in memory, PGlite loads the image itself.
+      if (image && pgdata) extractImage(image, pgdata);
+      client = await PgliteWorkerClient.open({
+        dataDir: pgdata,
+        imageFile: pgdata ? undefined : image,
+      });
     } catch (error) {
       if (!image) throw error;
       // An unreadable image (cut short, another PGlite's) must not stop a start: initdb instead.
