@@ -24,9 +24,21 @@ import { theme } from './theme.ts';
  * The areas (react-admin's Admin, the layout and menu, every schema resource) load only when an
  * area's path opens: the public pages (login first) do not download the back office.
  */
-const AreaApp = lazy(() =>
-  import('./shell/AreaApp.tsx').then(({ AreaApp }) => ({ default: AreaApp })),
-);
+const loadAreaApp = () => import('./shell/AreaApp.tsx');
+const AreaApp = lazy(() => loadAreaApp().then(({ AreaApp }) => ({ default: AreaApp })));
+
+/**
+ * The code the first screen needs, asked for while the texts load rather than after them: the
+ * area's app, or the public page of this path.
+ */
+function preloadFor(pathname: string): void {
+  const preload = /^\/(admin|consultant)(\/|$)/.test(pathname)
+    ? loadAreaApp
+    : PUBLIC_ROUTES.find((route) => `/${route.path}` === pathname.replace(/\/+$/, ''))?.page
+        ?.preload;
+  // A failure shows when the page renders (React.lazy asks again).
+  preload?.().catch(() => undefined);
+}
 
 const dataProvider = createDataProvider({ apiUrl: '/api', getToken });
 const authProvider = createAuthProvider();
@@ -171,6 +183,7 @@ export function App() {
     | { status: 'ready'; i18nProvider: I18nProvider; appEnv: AppEnv }
   >({ status: 'loading' });
   const load = useCallback(() => {
+    preloadFor(window.location.pathname);
     Promise.all([createI18nProvider(), fetchAppEnv()]).then(
       ([i18nProvider, appEnv]) => {
         setActiveI18n(i18nProvider);

@@ -280,21 +280,36 @@ export const ROUTES: RouteEntry[] = [
 export const routesOf = (area: Area): RouteEntry[] =>
   ROUTES.filter((entry) => entry.areas.includes(area));
 
+/** A lazily loaded page that can be asked for early (src/App.tsx, while the texts load). */
+export type PreloadablePage = LazyExoticComponent<ComponentType> & {
+  preload: () => Promise<unknown>;
+};
+
+export function lazyPage(load: () => Promise<{ default: ComponentType }>): PreloadablePage {
+  return Object.assign(lazy(load), { preload: load });
+}
+
 /** Public routes (SPEC §2), outside the areas; same registration rule: `page` replaces `coming`. */
 export interface PublicRoute {
   path: string;
-  page?: LazyExoticComponent<ComponentType>;
+  page?: PreloadablePage;
   coming?: string;
 }
 
 export const PUBLIC_ROUTES: PublicRoute[] = [
-  { path: 'login', page: lazy(() => import('./custom/account/LoginPage.tsx')) },
-  { path: 'forgot-password', page: lazy(() => import('./custom/account/ForgotPasswordPage.tsx')) },
-  { path: 'change-password', page: lazy(() => import('./custom/account/ChangePasswordPage.tsx')) },
-  { path: 'register', page: lazy(() => import('./custom/account/RegisterPage.tsx')) },
-  { path: '404', page: lazy(() => import('./custom/NotFoundRoute.tsx')) },
-  { path: 'no-access', page: lazy(() => import('./custom/NoAccessRoute.tsx')) },
-  { path: 'app-elements-guide', page: lazy(() => import('./custom/AppElementsGuide.tsx')) },
+  { path: 'login', page: lazyPage(() => import('./custom/account/LoginPage.tsx')) },
+  {
+    path: 'forgot-password',
+    page: lazyPage(() => import('./custom/account/ForgotPasswordPage.tsx')),
+  },
+  {
+    path: 'change-password',
+    page: lazyPage(() => import('./custom/account/ChangePasswordPage.tsx')),
+  },
+  { path: 'register', page: lazyPage(() => import('./custom/account/RegisterPage.tsx')) },
+  { path: '404', page: lazyPage(() => import('./custom/NotFoundRoute.tsx')) },
+  { path: 'no-access', page: lazyPage(() => import('./custom/NoAccessRoute.tsx')) },
+  { path: 'app-elements-guide', page: lazyPage(() => import('./custom/AppElementsGuide.tsx')) },
   { path: 'financescout24/{clientID}', coming: 'fs24' },
   { path: 'financescout24/{clientID}/{draftID}', coming: 'fs24' },
   { path: 'attach-signatures/{id}', coming: 'signatures' },

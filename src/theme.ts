@@ -7,7 +7,8 @@ import { ListPagination } from './components/Pagers.tsx';
  * - every list's pager is translated with Swiss numbers (src/components/Pagers.tsx);
  * - the side menu scrolls with a visible scroll bar when it is taller than the screen
  *   (react-admin hides that bar, so the last entries looked cut off);
- * - a list wider than its card scrolls sideways inside the card instead of widening the page.
+ * - a list wider than its card scrolls sideways inside the card instead of widening the page;
+ * - a reference loading in a list cell does not widen its column (no layout shift).
  */
 export const theme: RaThemeOptions = {
   ...defaultTheme,
@@ -37,5 +38,8 @@ export const theme: RaThemeOptions = {
     RaDatagrid: {
       styleOverrides: { root: { '& .RaDatagrid-tableWrapper': { overflowX: 'auto' } } },
     },
+    // A reference still loading in a list cell: a short bar, not react-admin's 160 px one, which
+    // widened its column and wrapped the others' texts until the name came (layout shift).
+    RaLinearProgress: { styleOverrides: { root: { 'td &': { width: 40 } } } },
   },
 };

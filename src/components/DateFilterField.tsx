@@ -8,7 +8,7 @@ import type { SxProps, Theme } from '@mui/material';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { PickersProvider } from '../i18n/components.tsx';
+import { PickersProvider } from '../i18n/pickers.tsx';
 import { INPUT_DATE_FORMAT, SERVER_DATE_FORMAT, toDayjs } from '../i18n/format.ts';
 
 export interface DateFilterFieldProps {

@@ -15,12 +15,18 @@ import {
   FormGroup,
   Typography,
 } from '@mui/material';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, useGetList, useLocaleState, useNotify, useTranslate } from 'react-admin';
-import { DateFilterField } from '../../components/DateFilterField.tsx';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { leadSourceName } from './model.ts';
+
+/** The date pickers load when the dialog first opens, not with the customers list. */
+const DateFilterField = lazy(() =>
+  import('../../components/DateFilterField.tsx').then((module) => ({
+    default: module.DateFilterField,
+  })),
+);
 
 export function ExportButton() {
   const translate = useTranslate();
@@ -74,24 +80,26 @@ export function ExportButton() {
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             {translate('app.customers.export.text')}
           </Typography>
-          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mb: 2 }}>
-            <DateFilterField
-              label={translate('app.customers.export.from')}
-              value={from}
-              onChange={setFrom}
-              helperText=" "
-              testId="export-from"
-              sx={{ flex: '1 1 200px' }}
-            />
-            <DateFilterField
-              label={translate('app.customers.export.until')}
-              value={until}
-              onChange={setUntil}
-              error={invalid}
-              helperText={invalid ? translate('app.customers.export.untilBeforeFrom') : ' '}
-              testId="export-until"
-              sx={{ flex: '1 1 200px' }}
-            />
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mb: 2, minHeight: 76 }}>
+            <Suspense fallback={null}>
+              <DateFilterField
+                label={translate('app.customers.export.from')}
+                value={from}
+                onChange={setFrom}
+                helperText=" "
+                testId="export-from"
+                sx={{ flex: '1 1 200px' }}
+              />
+              <DateFilterField
+                label={translate('app.customers.export.until')}
+                value={until}
+                onChange={setUntil}
+                error={invalid}
+                helperText={invalid ? translate('app.customers.export.untilBeforeFrom') : ' '}
+                testId="export-until"
+                sx={{ flex: '1 1 200px' }}
+              />
+            </Suspense>
           </Box>
           <Typography variant="subtitle2">
             {translate('app.customers.export.leadSources')}
