@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findImage, imageKey, writeImage } from './image.ts';
+import { extractImage, findImage, imageKey, writeImage } from './image.ts';
 import { openPglite } from './index.ts';
 import { MIGRATIONS_DIR, migrate } from './migrate.ts';
 
@@ -38,6 +38,40 @@ describe('image key and files', () => {
     expect([...fs.readFileSync(file)]).toEqual([4, 5]);
     expect(findImage('new', dir)).toBe(file);
     expect(findImage('old', dir)).toBeUndefined();
+  });
+});
+
+/** A one-entry ustar archive (a file or a folder) with its end marker. */
+function tarOf(name: string, body: string, type = '0'): Uint8Array {
+  const header = Buffer.alloc(512);
+  header.write(name, 0, 'utf8');
+  header.write('0000600\0', 100);
+  header.write(`${body.length.toString(8).padStart(11, '0')}\0`, 124);
+  header.write(type, 156);
+  header.write('ustar\0', 257);
+  const content = Buffer.alloc(Math.ceil(body.length / 512) * 512);
+  content.write(body);
+  return Buffer.concat([header, content, Buffer.alloc(1024)]);
+}
+
+describe('unpacking an image', () => {
+  it('writes its files under the folder and refuses names that leave it or other entry types', () => {
+    const good = path.join(temp, 'good.tar');
+    fs.writeFileSync(good, tarOf('/base/1/PG_VERSION', '17\n'));
+    extractImage(good, path.join(temp, 'unpacked'));
+    expect(fs.readFileSync(path.join(temp, 'unpacked', 'base', '1', 'PG_VERSION'), 'utf8')).toBe(
+      '17\n',
+    );
+    const escaping = path.join(temp, 'escaping.tar');
+    fs.writeFileSync(escaping, tarOf('../../outside', 'x'));
+    expect(() => extractImage(escaping, path.join(temp, 'unpacked2'))).toThrow(/unreadable/);
+    expect(fs.existsSync(path.join(temp, 'outside'))).toBe(false);
+    const link = path.join(temp, 'link.tar');
+    fs.writeFileSync(link, tarOf('/pg_link', '', '2'));
+    expect(() => extractImage(link, path.join(temp, 'unpacked3'))).toThrow(/unexpected entry/);
+    const cut = path.join(temp, 'cut.tar');
+    fs.writeFileSync(cut, tarOf('/file', 'x'.repeat(600)).subarray(0, 700));
+    expect(() => extractImage(cut, path.join(temp, 'unpacked4'))).toThrow(/cut short/);
   });
 });
 
