@@ -146,6 +146,7 @@ async function main() {
   const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'gscrm-bench-web-'));
   const webRoot = values['web-root'] ? path.resolve(values['web-root']) : path.join(temp, 'web');
   const started = Date.now();
+  const loadBefore = os.loadavg()[0];
   let server: ChildProcess | undefined;
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
@@ -337,6 +338,8 @@ async function main() {
       runs: RUNS,
       lighthouse: 'desktop preset, performance only, cold cache, median',
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`,
+      // TBT is main-thread time: on a shared machine it follows the others' load; read it with this.
+      loadAverage: { start: loadBefore, end: os.loadavg()[0] },
       entry,
       pages,
       seconds: Math.round((Date.now() - started) / 1000),
@@ -349,7 +352,7 @@ async function main() {
     const markdown = [
       `# Web app load (${report.date}${commit ? `, ${commit}` : ''}${values.label ? `, ${values.label}` : ''})`,
       '',
-      `Lighthouse 12, ${report.lighthouse} of ${RUNS}; ${report.machine}.`,
+      `Lighthouse 12, ${report.lighthouse} of ${RUNS}; ${report.machine}; load average ${report.loadAverage.start.toFixed(1)} at the start, ${report.loadAverage.end.toFixed(1)} at the end.`,
       '',
       `Entry (what index.html loads up front, ${entry.files} files): ${kb(entry.raw)} raw, **${kb(entry.brotli)} brotli**, ${kb(entry.gzip)} gzip.`,
       '',
