@@ -107,8 +107,9 @@ export class PgliteWorkerClient {
     return client;
   }
 
+  /** Whether close() was called (a failed worker still wants close() to end its thread). */
   get closed(): boolean {
-    return this.closing || this.failure !== undefined;
+    return this.closing;
   }
 
   /** The thread itself (tests end it to see a crash surface as an error). */
@@ -187,7 +188,14 @@ export class PgliteWorkerClient {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, stack, since: Date.now() });
       this.refWhileBusy();
-      this.worker.postMessage({ ...request, id } as WorkerRequest);
+      try {
+        this.worker.postMessage({ ...request, id } as WorkerRequest);
+      } catch (error) {
+        // A parameter that cannot cross threads (a function, say): this request fails alone.
+        this.pending.delete(id);
+        this.refWhileBusy();
+        reject(error as Error);
+      }
     });
   }
 

@@ -108,6 +108,12 @@ describe('PGlite in a worker thread', () => {
     expect(order).toEqual(['transaction', 'outside']);
   });
 
+  it('fails a request whose parameters cannot cross threads, alone', async () => {
+    await expect(client.query('select $1::text as a', [() => 1])).rejects.toThrow(/clone/i);
+    const { rows } = await client.query<{ a: string }>('select $1::text as a', ['still here']);
+    expect(rows).toEqual([{ a: 'still here' }]);
+  });
+
   it('runs several statements through exec and answers the last one', async () => {
     const rows = await client.exec('select 1 as a; select 2 as b');
     expect(rows).toEqual([{ b: 2 }]);
