@@ -130,6 +130,8 @@ export interface RawResult extends Latencies {
   durationS: number;
   reqPerSec: number;
   errors: number;
+  /** CPU of the database's backends per request (ms), when `options.cpu` measures it. */
+  dbCpuMsPerRequest?: number;
 }
 
 /**
@@ -139,7 +141,7 @@ export interface RawResult extends Latencies {
 export async function rawLoad(
   connectionString: string,
   statements: CapturedStatement[],
-  options: { clients: number; duration: number },
+  options: { clients: number; duration: number; cpu?: () => number },
 ): Promise<RawResult> {
   const clients = await Promise.all(
     Array.from({ length: options.clients }, async () => {
@@ -159,6 +161,7 @@ export async function rawLoad(
     await Promise.all(clients.map(run));
     const times: number[] = [];
     let errors = 0;
+    const cpuBefore = options.cpu?.();
     const started = performance.now();
     const deadline = started + options.duration * 1000;
     await Promise.all(
@@ -175,7 +178,14 @@ export async function rawLoad(
       }),
     );
     const durationS = (performance.now() - started) / 1000;
-    return { ...latencies(times), durationS, reqPerSec: times.length / durationS, errors };
+    const cpu = cpuBefore === undefined ? undefined : options.cpu!() - cpuBefore;
+    return {
+      ...latencies(times),
+      durationS,
+      reqPerSec: times.length / durationS,
+      errors,
+      dbCpuMsPerRequest: cpu === undefined ? undefined : cpu / Math.max(1, times.length),
+    };
   } finally {
     await Promise.all(clients.map((client) => client.end()));
   }

@@ -119,8 +119,8 @@ export function renderMarkdown(report: Report): string {
       lines.push(
         `Raw baseline: the statements the app sent (captured on the wire), straight through \`pg\` by ${report.connections} clients, ${report.duration} s each.`,
         '',
-        '| raw SQL | statements | req/s | p50 ms | p95 ms | p99 ms | errors | app ÷ raw throughput |',
-        '|---|---|---|---|---|---|---|---|',
+        '| raw SQL | statements | req/s | p50 ms | p95 ms | p99 ms | errors | db CPU ms/request | app ÷ raw throughput |',
+        '|---|---|---|---|---|---|---|---|---|',
       );
       for (const raw of engine.raw) {
         const against = raw.name.startsWith('search') ? appSearch : app;
@@ -129,7 +129,7 @@ export function renderMarkdown(report: Report): string {
             ? (against.reqPerSec / raw.result.reqPerSec).toFixed(2)
             : '–';
         lines.push(
-          `| ${raw.name} | ${raw.statements.length} | ${rate(raw.result.reqPerSec)} | ${ms(raw.result.p50)} | ${ms(raw.result.p95)} | ${ms(raw.result.p99)} | ${raw.result.errors} | ${ratio} |`,
+          `| ${raw.name} | ${raw.statements.length} | ${rate(raw.result.reqPerSec)} | ${ms(raw.result.p50)} | ${ms(raw.result.p95)} | ${ms(raw.result.p99)} | ${raw.result.errors} | ${ms(raw.result.dbCpuMsPerRequest)} | ${ratio} |`,
         );
       }
       lines.push('');

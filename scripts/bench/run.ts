@@ -411,10 +411,15 @@ async function benchPostgres(): Promise<EngineResult> {
         log(`  raw ${name}: no such statement captured`);
         continue;
       }
-      const raw = await rawLoad(url, statements, { clients: CONNECTIONS, duration: DURATION });
+      const database = new URL(url).pathname.slice(1);
+      const raw = await rawLoad(url, statements, {
+        clients: CONNECTIONS,
+        duration: DURATION,
+        cpu: () => [...backendsCpuMs(database).values()].reduce((sum, ms) => sum + ms, 0),
+      });
       result.raw.push({ name, statements, result: raw });
       log(
-        `  raw ${name.padEnd(40)} ${raw.reqPerSec.toFixed(1).padStart(7)} req/s  p50 ${raw.p50.toFixed(1)}  p95 ${raw.p95.toFixed(1)} ms (${statements.length} statements${raw.errors ? `, ${raw.errors} errors` : ''})`,
+        `  raw ${name.padEnd(40)} ${raw.reqPerSec.toFixed(1).padStart(7)} req/s  p50 ${raw.p50.toFixed(1)}  p95 ${raw.p95.toFixed(1)} ms, db CPU ${raw.dbCpuMsPerRequest?.toFixed(1)} ms/request (${statements.length} statements${raw.errors ? `, ${raw.errors} errors` : ''})`,
       );
     }
   });
