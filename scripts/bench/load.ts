@@ -61,6 +61,7 @@ export function hammer(
     const times: number[] = [];
     const statuses: Record<string, number> = {};
     let non2xx = 0;
+    const started = performance.now();
     const instance = autocannon(
       {
         url,
@@ -71,7 +72,8 @@ export function hammer(
       },
       (error, result) => {
         if (error) return reject(error);
-        const durationS = result.duration || options.duration;
+        // Wall time: autocannon's own duration is whole seconds.
+        const durationS = (performance.now() - started) / 1000 || result.duration;
         resolve({
           ...latencies(times),
           durationS,
