@@ -103,7 +103,8 @@ export async function createTestApp(
     database = await openPostgres(created.url);
     drop = created.drop;
   } else {
-    database = await openPglite(undefined);
+    // From the prepared image when there is one (npm ci makes it): no initdb per test file.
+    database = await openPglite(undefined, { image: true });
   }
   const models = loadResourceModels();
   let app: FastifyInstance;
