@@ -220,7 +220,12 @@ export function buildResourceModel(raw: JsonSchema): ResourceModel {
       readOnly: prop.readOnly === true,
       list: prop['x-list'] === true,
       filter: prop['x-filter'] === true,
-      sortable: isScalar(kind) && prop['x-sortable'] !== false,
+      // Long text and images are not sorted by (nobody orders a list by its notes, and such
+      // columns get no sort index), unless the schema says `x-sortable: true`.
+      sortable:
+        isScalar(kind) &&
+        (prop['x-sortable'] ??
+          !(prop['x-widget'] === 'textarea' || prop['x-widget'] === 'image')) !== false,
       reference: prop['x-reference'],
       referenceFilter: prop['x-reference-filter'],
       enumName: enumSchema?.['x-enum'] ?? (enumSchema?.enum ? `${name}.${field}` : undefined),
