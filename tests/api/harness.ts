@@ -94,7 +94,13 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
 }
 
 export async function createTestApp(
-  options: { sessionPolicy?: SessionPolicy; throttle?: LoginThrottle; seed?: boolean } = {},
+  options: {
+    sessionPolicy?: SessionPolicy;
+    throttle?: LoginThrottle;
+    seed?: boolean;
+    /** PGlite from the prepared image (default; texts already synced) or a new database. */
+    image?: boolean;
+  } = {},
 ): Promise<TestApp> {
   let database: Database;
   let drop = async () => {};
@@ -104,7 +110,7 @@ export async function createTestApp(
     drop = created.drop;
   } else {
     // From the prepared image when there is one (npm ci makes it): no initdb per test file.
-    database = await openPglite(undefined, { image: true });
+    database = await openPglite(undefined, { image: options.image ?? true });
   }
   const models = loadResourceModels();
   let app: FastifyInstance;

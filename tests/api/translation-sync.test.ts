@@ -12,7 +12,8 @@ import { createTestApp, type TestApp } from './harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ seed: false });
+  // A new database (not the prepared image, whose texts are synced already).
+  t = await createTestApp({ seed: false, image: false });
 });
 afterAll(async () => {
   await t?.close();
