@@ -36,8 +36,11 @@ export function WarnWhenUnsavedChanges({
   });
 
   // As react-admin does: proceed at once when safe, else ask after a render (proceeding from the
-  // render that blocked did not let the navigation go on).
-  const [ask, setAsk] = useState(false);
+  // render that blocked did not let the navigation go on). Keyed by the blocked navigation itself
+  // (the router makes a new blocker object for each), not by its state: a reset and the next
+  // blocked click can land in one render, and the state alone ("blocked" again) would not change,
+  // leaving the navigation blocked with nobody asked — seen under load in CI.
+  const [pending, setPending] = useState<typeof blocker | undefined>(undefined);
   // Once the user chose to leave, the form may still show until the next page is ready: a reload
   // in that moment must not ask again.
   const leaving = useRef(false);
@@ -45,21 +48,18 @@ export function WarnWhenUnsavedChanges({
     if (blocker.state !== 'blocked') return;
     if (safe) blocker.proceed?.();
     // eslint-disable-next-line react-hooks/set-state-in-effect
-    else setAsk(true);
-    // The blocker object changes on every render; its state is what matters.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [blocker.state, safe]);
+    else setPending(blocker);
+  }, [blocker, safe]);
 
   useEffect(() => {
-    if (!ask) return;
+    if (!pending) return;
     // eslint-disable-next-line react-hooks/set-state-in-effect
-    setAsk(false);
+    setPending(undefined);
     if (window.confirm(translate('ra.message.unsaved_changes'))) {
       leaving.current = true;
-      blocker.proceed?.();
-    } else blocker.reset?.();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ask, translate]);
+      pending.proceed?.();
+    } else pending.reset?.();
+  }, [pending, translate]);
 
   // Closing the tab or reloading: the browser's own question.
   useEffect(() => {
