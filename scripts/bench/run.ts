@@ -301,6 +301,19 @@ function emptyResult(engine: 'pglite' | 'postgres'): EngineResult {
   };
 }
 
+/** Starts the app on `env`'s database, runs every case into `result`, stops it. */
+async function measureApp(env: Record<string, string>, result: EngineResult): Promise<void> {
+  const app = await startApp(env);
+  result.startMs = app.startMs;
+  log(`  app healthy after ${seconds(app.startMs)}`);
+  try {
+    await runCases(app, result);
+    result.memory = app.memory();
+  } finally {
+    await app.stop();
+  }
+}
+
 async function benchPglite(): Promise<EngineResult> {
   const result = emptyResult('pglite');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gscrm-bench-'));
@@ -316,15 +329,7 @@ async function benchPglite(): Promise<EngineResult> {
     log(
       `  customers in ${loaded.seconds.toFixed(1)} s (with the database's creation ${seconds(performance.now() - started)})`,
     );
-    const app = await startApp({ DATA_DIR: dataDir });
-    result.startMs = app.startMs;
-    log(`  app healthy after ${seconds(app.startMs)}`);
-    try {
-      await runCases(app, result);
-      result.memory = app.memory();
-    } finally {
-      await app.stop();
-    }
+    await measureApp({ DATA_DIR: dataDir }, result);
   } finally {
     removeDataDir();
     process.off('exit', removeDataDir);
@@ -384,14 +389,9 @@ async function benchPostgres(): Promise<EngineResult> {
     const captured = await captureStatements(url);
     result.captured = captured;
     DB_NAME = new URL(url).pathname.slice(1);
-    const app = await startApp({ DATABASE_URL: url });
-    result.startMs = app.startMs;
-    log(`  app healthy after ${seconds(app.startMs)}`);
     try {
-      await runCases(app, result);
-      result.memory = app.memory();
+      await measureApp({ DATABASE_URL: url }, result);
     } finally {
-      await app.stop();
       DB_NAME = undefined;
     }
     // The same statements straight through pg, as many clients as the app had connections.
