@@ -7,8 +7,8 @@ import { ID_SCHEMA } from '../../src/schema/limits.ts';
 import type { FieldModel, JsonSchema, ResourceModel } from '../../src/schema/model.ts';
 import type { ResourceExpressionBuilder } from '../db/resource.ts';
 import { foldSearchText, searchWords } from '../../src/schema/search.ts';
-import { escapeLike, type PageQuery, pageSchema, perPageSchema } from '../http/lists.ts';
-import { searchCondition } from './search.ts';
+import { type PageQuery, pageSchema, perPageSchema } from '../http/lists.ts';
+import { foldedContains, searchCondition } from './search.ts';
 
 export const MAX_PER_PAGE = 500;
 
@@ -125,11 +125,7 @@ function fieldCondition(
   }
   // Folded like the search (`zurich` finds Zürich), on the same indexes.
   if (field.kind === 'string')
-    return eb(
-      sql`gscrm_fold(${sql.ref(field.column)})`,
-      'ilike',
-      `%${escapeLike(foldSearchText(String(value)))}%`,
-    );
+    return foldedContains(eb, field.column, foldSearchText(String(value)));
   if (Array.isArray(value)) return eb(field.column, 'in', value);
   return eb(field.column, '=', value);
 }

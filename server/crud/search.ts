@@ -45,9 +45,7 @@ export function searchCondition(
   const wordCondition = (word: string) =>
     eb.or([
       ...textColumns.flatMap((column) =>
-        searchVariants(word).map((variant) =>
-          eb(sql`gscrm_fold(${sql.ref(column)})`, 'ilike', `%${escapeLike(variant)}%`),
-        ),
+        searchVariants(word).map((variant) => foldedContains(eb, column, variant)),
       ),
       ...phoneColumns.flatMap((column) => phoneConditions(eb, column, word)),
     ]);
@@ -58,6 +56,25 @@ export function searchCondition(
     return eb.or([all, ...phoneColumns.flatMap((column) => phoneConditions(eb, column, whole))]);
   }
   return all;
+}
+
+/**
+ * The folded text of `column` contains `folded` (already folded: src/schema/search.ts). `like`, not
+ * `ilike`: both sides are lower case, and `ilike` lowered every row's text again (≈30 % of a
+ * search's time). The pattern is folded once more by the same SQL function, so a letter JavaScript
+ * lowers differently from PostgreSQL still matches; on a constant the planner folds it before it
+ * chooses the trigram index.
+ */
+export function foldedContains(
+  eb: ResourceExpressionBuilder,
+  column: string,
+  folded: string,
+): Expression<SqlBool> {
+  return eb(
+    sql`gscrm_fold(${sql.ref(column)})`,
+    'like',
+    sql`gscrm_fold(${`%${escapeLike(folded)}%`}::text)`,
+  );
 }
 
 /** How one word (or a whole query) that may be a phone number matches a phone column. */
