@@ -41,6 +41,7 @@ import { createAjvInstance, inputSchema, responseSchema } from '../http/validati
 import { writeTransaction } from '../audit/context.ts';
 import type { HookContext, WriteContext } from './hooks.ts';
 import { filterConditions, type ListQuery, listQuerySchema, testsText } from './list.ts';
+import { type ReferenceSort, referenceSortedRows } from './reference-sort.ts';
 import {
   hasLabelCollation,
   type LabelLanguage,
@@ -281,6 +282,8 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
       query.order ?? (query.sort ? 'asc' : (defaultSort?.order ?? 'asc'))
     ).toLowerCase() as 'asc' | 'desc';
     const keys: RawBuilder<unknown>[] = [];
+    /** A sort by a reference column's label: read by referenceSortedRows. */
+    let reference: Pick<ReferenceSort, 'field' | 'target' | 'rowLabel' | 'targetLabel'> | undefined;
     if (query.sort === LABEL_SORT) {
       const label = labelSql(model, model.table, language);
       if (label) keys.push(sortKey(label, collate));
@@ -292,11 +295,16 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
         field?.kind === 'reference' && target
           ? referencedLabelSql(model, field, target, language)
           : undefined;
-      if (label) keys.push(sortKey(label, collate));
+      const targetLabel = target && labelSql(target, 'gscrm_target', language);
+      if (label && field && target && targetLabel) {
+        const rowLabel = sortKey(label, collate);
+        keys.push(rowLabel);
+        reference = { field, target, rowLabel, targetLabel: sortKey(targetLabel, collate) };
+      }
       keys.push(sql.ref(`${model.table}.${column}`));
     }
     keys.push(sql.ref(`${model.table}.id`));
-    return { keys, direction };
+    return { keys, direction, reference };
   };
 
   app.get<{ Querystring: ListQuery }>(
@@ -327,12 +335,22 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
           return eb.and(scope ? [...conditions, scope(eb)] : conditions);
         });
       };
-      const { keys, direction } = sortOf(query, labelLanguage(request.principal?.language));
+      const { keys, direction, reference } = sortOf(
+        query,
+        labelLanguage(request.principal?.language),
+      );
       const keyset = keysetOf(query, direction, request.principal?.id);
       const ordered = <Q extends OrderedQuery<Q>>(from: Q): Q =>
         keys.reduce((rows, key) => rows.orderBy(key, direction), from);
       return pageAnswer(query, {
         rows: async (limit, offset) => {
+          if (reference) {
+            return referenceSortedRows(
+              { ...reference, db: resources, model, direction, matching },
+              limit,
+              offset,
+            );
+          }
           const deep = offset >= DEFERRED_JOIN_FROM;
           const start = deep && keyset ? pageStarts.get(keyset.page(query.page)) : undefined;
           let found: ResourceRow[];

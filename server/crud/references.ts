@@ -11,6 +11,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { type FieldModel, filterValues, type ResourceModel } from '../../src/schema/model.ts';
 import type { DB } from '../db/index.ts';
+import { LABEL_COLLATION, rowLabelSql } from '../db/label-sql.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import { type FieldErrors, issue } from '../http/errors.ts';
 import { filterExpressions, type ListQuery } from './list.ts';
@@ -21,14 +22,6 @@ export type LabelLanguage = (typeof LABEL_LANGUAGES)[number];
 
 export const labelLanguage = (value: string | null | undefined): LabelLanguage =>
   LABEL_LANGUAGES.find((language) => language === value) ?? 'de';
-
-/**
- * The collation labels sort with: ICU's root collation orders letters with accents beside their
- * base letter ("Österreich" after "Ostafrika", not after "Z") and ignores case first, as people of
- * all four languages expect. PGlite and PostgreSQL built with ICU have it; without it (a server
- * built without ICU) labels sort by the database's default.
- */
-export const LABEL_COLLATION = 'und-x-icu';
 
 /** Whether the database knows LABEL_COLLATION (asked once at start). */
 export async function hasLabelCollation(db: DB): Promise<boolean> {
@@ -81,6 +74,9 @@ export function labelSql(
   alias: string,
   language: LabelLanguage,
 ): RawBuilder<string> | undefined {
+  // Made of the row's own text: the expression the label index holds (server/db/label-sql.ts).
+  const own = rowLabelSql(model, alias);
+  if (own) return sql<string>`${sql.raw(own)}`;
   const { localizedName, representation = [], recordRepresentation } = model.resource;
   const field = (name: string) => model.fields.find((candidate) => candidate.name === name);
   if (localizedName) {

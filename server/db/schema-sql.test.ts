@@ -104,7 +104,7 @@ describe('snapshotOf', () => {
     );
     expect(tables.parts.indexes.parts_tags_idx).toContain('using gin ("tags")');
     expect(tables.parts.indexes.parts_thing_id_idx).toBe(
-      'create index "parts_thing_id_idx" on "parts" ("thing_id")',
+      'create index if not exists "parts_thing_id_idx" on "parts" ("thing_id", "id")',
     );
   });
 });
@@ -133,10 +133,32 @@ describe('list indexes (docs/ARCHITECTURE.md, Lists at any size)', () => {
     expect(indexes.people_zip_idx).toContain('("zip", "id")');
     expect(indexes.people_notes_idx).toBeUndefined();
     expect(indexes.people_hidden_idx).toBeUndefined();
-    // Sorted by the referenced record's label: no sort index, the plain one for filters and keys.
+    // Sorted by the referenced record's label, group by group: each group's rows in id order.
     expect(indexes.people_thing_id_idx).toBe(
-      'create index "people_thing_id_idx" on "people" ("thing_id")',
+      'create index if not exists "people_thing_id_idx" on "people" ("thing_id", "id")',
     );
+  });
+
+  it('indexes the records’ own label where it is their own text, in the label collation', () => {
+    const labelled = schema('people', {
+      organization: { type: 'string', maxLength: 100 },
+      firstName: { type: 'string', maxLength: 100 },
+      lastName: { type: 'string', maxLength: 100 },
+    });
+    labelled['x-resource'] = {
+      representation: ['{organization}', '{firstName} {lastName}'],
+      recordRepresentation: 'lastName',
+    };
+    expect(snapshot(labelled).tables.people.indexes.people_label_idx).toBe(
+      `do $gscrm$ begin if exists (select 1 from pg_collation where collname = 'und-x-icu') then create index if not exists "people_label_idx" on "people" (((case when trim(coalesce("organization", '')) <> '' then coalesce("organization", '') when trim(coalesce("first_name", '')) <> '' and trim(coalesce("last_name", '')) <> '' then coalesce("first_name", '') || ' ' || coalesce("last_name", '') else "last_name" end) collate "und-x-icu"), "id"); end if; end $gscrm$`,
+    );
+    // A label with a date in it is no immutable expression: not indexed.
+    const dated = schema('people', {
+      lastName: { type: 'string', maxLength: 100 },
+      born: { type: 'string', format: 'date' },
+    });
+    dated['x-resource'] = { representation: ['{lastName} {born}'] };
+    expect(snapshot(dated).tables.people.indexes.people_label_idx).toBeUndefined();
   });
 
   it('leads an index with the owner column in the default order', () => {
@@ -252,7 +274,7 @@ describe('diffSql', () => {
     expect(diffSql(snapshot(things, parts), snapshot(things, after))).toEqual([
       'alter table "parts" add column "other_id" integer',
       'alter table "parts" add constraint "parts_other_id_fkey" foreign key ("other_id") references "things" (id) on delete restrict',
-      'create index "parts_other_id_idx" on "parts" ("other_id")',
+      'create index if not exists "parts_other_id_idx" on "parts" ("other_id", "id")',
     ]);
   });
 

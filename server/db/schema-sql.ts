@@ -8,6 +8,7 @@
  */
 import { type FieldModel, type ResourceModel, VERSION_FIELD } from '../../src/schema/model.ts';
 import { PHONE_FORMAT } from '../../src/schema/phone.ts';
+import { LABEL_COLLATION, rowLabelSql } from './label-sql.ts';
 
 export interface ColumnModel {
   type: string;
@@ -209,7 +210,9 @@ export function tableModel(model: ResourceModel): TableModel {
       index('key', `(${q(field.column)})`, true);
     } else if (field.kind === 'references' || field.kind === 'enumArray') {
       if (field.filter) index('idx', `using gin (${q(field.column)})`);
-    } else if (sortIndexed(field)) {
+    } else if (sortIndexed(field) || (field.kind === 'reference' && field.sortable)) {
+      // A sortable reference: the rows of each referenced record in id order, as the list sorted
+      // by the referenced label reads them (server/crud/reference-sort.ts).
       sortIndex('idx', [field.column, 'id']);
     } else if (field.schema['x-index'] || field.kind === 'reference' || field.filter) {
       index('idx', `(${q(field.column)})`);
@@ -229,8 +232,19 @@ export function tableModel(model: ResourceModel): TableModel {
     indexes[`${name}_${suffix}`] =
       `create index if not exists ${q(`${name}_${suffix}`)} on ${q(model.table)} using gin (${expression} gin_trgm_ops)`;
   }
+  // The records' own label (`sort=_label`, and lists sorted by a reference to this resource).
+  const label = rowLabelSql(model);
+  if (label) indexes[`${model.table}_label_idx`] = labelIndexSql(model.table, label);
   return { columns, indexes, audit };
 }
+
+/**
+ * The index of a label in LABEL_COLLATION, then the id (the lists' order). Only where the
+ * database has the collation (PostgreSQL built without ICU sorts labels by its default, which
+ * this index would not serve).
+ */
+const labelIndexSql = (table: string, label: string): string =>
+  `do $gscrm$ begin if exists (select 1 from pg_collation where collname = ${quoteLiteral(LABEL_COLLATION)}) then create index if not exists ${q(`${table}_label_idx`)} on ${q(table)} (((${label}) collate ${q(LABEL_COLLATION)}), "id"); end if; end $gscrm$`;
 
 /**
  * Longer text is sortable but not indexed: a B-tree entry holds at most about 2.7 kB, and notes
@@ -242,8 +256,8 @@ const MAX_INDEXED_LENGTH = 255;
  * Whether a field has a sort index `(column, id)`, shaped like the list's ORDER BY (which always
  * ends with the id; server/crud/index.ts): every sortable column, except the id (its primary key
  * serves), unique columns (their unique index serves), references (sorted by the referenced
- * record's label, which no index can hold; their plain index serves filters and foreign keys) and
- * long text (MAX_INDEXED_LENGTH). docs/ARCHITECTURE.md, "Lists at any size".
+ * record's label: their `(column, id)` index is made beside, see tableModel) and long text
+ * (MAX_INDEXED_LENGTH). docs/ARCHITECTURE.md, "Lists at any size".
  */
 export function sortIndexed(field: FieldModel): boolean {
   if (!field.sortable || field.name === 'id' || field.schema['x-unique']) return false;
