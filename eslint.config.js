@@ -12,6 +12,8 @@ export default tseslint.config(
       '.e2e',
       'test-results',
       'playwright-report',
+      // Prepared database images and the server bundle (scripts/build.ts)
+      '.cache',
       'src/types/generated.ts',
     ],
   },

@@ -37,11 +37,20 @@ type Request = WorkerRequest extends infer R
   : never;
 
 /**
- * Starts the worker. This repository runs TypeScript through tsx without a build, and a worker
- * thread does not inherit the main thread's loader: a small bootstrap registers tsx's loader in
- * the worker before it imports the .ts file.
+ * The compiled worker's path relative to this file, set when the server runs as the bundle
+ * `npm start` builds (scripts/build.ts); undefined when it runs from the sources through tsx.
+ */
+declare const GSCRM_WORKER_BUNDLE: string | undefined;
+
+/**
+ * Starts the worker. Compiled (the bundle of `npm start`), the worker is a JavaScript file beside
+ * the bundle. From the sources (`npm run dev`, the tests), TypeScript runs through tsx, and a
+ * worker thread does not inherit the main thread's loader: a small bootstrap registers tsx's
+ * loader in the worker before it imports the .ts file.
  */
 function startWorker(init: WorkerInit): Worker {
+  if (typeof GSCRM_WORKER_BUNDLE === 'string')
+    return new Worker(new URL(GSCRM_WORKER_BUNDLE, import.meta.url), { workerData: init });
   const workerUrl = new URL('./pglite-worker.ts', import.meta.url);
   // tsx's ESM API (its `import` export; require.resolve answers the `require` one beside it).
   const tsxApi = pathToFileURL(
