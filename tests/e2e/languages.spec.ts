@@ -22,8 +22,13 @@ function text(language: string, key: string): string {
 
 /** The language button of the app bar shows the current language's name; pick another. */
 async function switchLanguage(page: Page, from: string, to: string) {
-  await page.getByRole('button', { name: text(from, `app.languageNames.${from}`) }).click();
-  await page.getByRole('menuitem', { name: text(to, `app.languageNames.${to}`) }).click();
+  // Exact: a list's sort button may read "Sort by Name (Deutsch)".
+  await page
+    .getByRole('button', { name: text(from, `app.languageNames.${from}`), exact: true })
+    .click();
+  await page
+    .getByRole('menuitem', { name: text(to, `app.languageNames.${to}`), exact: true })
+    .click();
 }
 
 test('switching to each language shows the menu, a list and a date in that language', async ({
