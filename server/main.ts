@@ -1,7 +1,7 @@
 /** Starts GS CRM: opens the database, migrates, seeds the demo on first start, serves. */
 
 import { readConfig } from './config.ts';
-import { findImage, writeImage } from './db/image.ts';
+import { findImage, installJobSchema, writeImage } from './db/image.ts';
 import { openDatabase, type PgliteDatabase } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 
@@ -61,6 +61,7 @@ async function main(): Promise<void> {
   // anything of the demo or of users is in it, so the next new data folder starts in a second.
   if (isPglite(database) && database.origin === 'initdb' && !findImage()) {
     try {
+      await installJobSchema(database);
       console.log(
         `Database image written for the next new data folder: ${writeImage(await database.snapshot())}`,
       );

@@ -1,7 +1,7 @@
 /**
  * The prepared database image (image.ts) and how openPglite creates a new data folder from it:
  * the key follows the migrations, writing is atomic and drops older images, a folder is loaded
- * from the image (not initdb), an unreadable image falls back to initdb, and a creation cut short
+ * from the image (not initdb) with the job queue's schema, an unreadable image falls back to initdb, and a creation cut short
  * is started over.
  */
 import fs from 'node:fs';
@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractImage, findImage, imageKey, writeImage } from './image.ts';
+import { extractImage, findImage, imageKey, installJobSchema, writeImage } from './image.ts';
 import { openPglite } from './index.ts';
 import { MIGRATIONS_DIR, migrate } from './migrate.ts';
 
@@ -88,6 +88,7 @@ describe('a new data folder from the image', () => {
     const database = await openPglite(undefined);
     try {
       await migrate(database);
+      await installJobSchema(database);
       image = writeImage(await database.snapshot(), imageKey(), path.join(temp, 'made'));
     } finally {
       await database.close();
@@ -100,6 +101,11 @@ describe('a new data folder from the image', () => {
     try {
       expect(database.origin).toBe('image');
       expect(await migrate(database)).toEqual([]);
+      // The job queue's schema comes with the image (its install costs a first start 1–1.5 s).
+      const { rows: queueTables } = await sql<{ n: number }>`
+        select count(*)::int as n from information_schema.tables
+        where table_schema = 'pgboss' and table_name = 'version'`.execute(database.db);
+      expect(queueTables[0].n).toBe(1);
       await sql`insert into languages (id, abbreviation) values (9, 'rm')`.execute(database.db);
     } finally {
       await database.close();
