@@ -3,7 +3,7 @@
  * public pages and one react-admin app per area, all sharing one i18n, data and auth provider.
  */
 import { Alert, Box, Button, CircularProgress } from '@mui/material';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { AdminContext, type I18nProvider, localStorageStore, Notification } from 'react-admin';
 import { createBrowserRouter, Route, RouterProvider, Routes } from 'react-router-dom';
 import { createAuthProvider } from './auth/authProvider.ts';
@@ -17,7 +17,8 @@ import { createI18nProvider } from './i18n/index.ts';
 import { PUBLIC_ROUTES } from './routes.tsx';
 import { EnvStrip, ProgressBar, useGuideShortcut } from './shell/Chrome.tsx';
 import { type AppEnv, isAppEnv, UI } from './shell/config.ts';
-import { routerPath } from './shell/paths.ts';
+import { preloadPage } from './shell/lazyPage.ts';
+import { type Area, routerPath } from './shell/paths.ts';
 import { theme } from './theme.ts';
 
 /**
@@ -29,15 +30,21 @@ const AreaApp = lazy(() => loadAreaApp().then(({ AreaApp }) => ({ default: AreaA
 
 /**
  * The code the first screen needs, asked for while the texts load rather than after them: the
- * area's app, or the public page of this path.
+ * area's app and the page of this path in it, or the public page of this path.
  */
 function preloadFor(pathname: string): void {
-  const preload = /^\/(admin|consultant)(\/|$)/.test(pathname)
-    ? loadAreaApp
-    : PUBLIC_ROUTES.find((route) => `/${route.path}` === pathname.replace(/\/+$/, ''))?.page
-        ?.preload;
-  // A failure shows when the page renders (React.lazy asks again).
-  preload?.().catch(() => undefined);
+  const area = /^\/(admin|consultant)(\/|$)/.exec(pathname)?.[1] as Area | undefined;
+  if (area) {
+    // A failure shows when the page renders (React.lazy asks again).
+    loadAreaApp().then(
+      (module) => module.preloadRoute(area, pathname),
+      () => undefined,
+    );
+    return;
+  }
+  preloadPage(
+    PUBLIC_ROUTES.find((route) => `/${route.path}` === pathname.replace(/\/+$/, ''))?.page,
+  );
 }
 
 const dataProvider = createDataProvider({ apiUrl: '/api', getToken });
@@ -187,7 +194,9 @@ export function App() {
     Promise.all([createI18nProvider(), fetchAppEnv()]).then(
       ([i18nProvider, appEnv]) => {
         setActiveI18n(i18nProvider);
-        setState({ status: 'ready', i18nProvider, appEnv });
+        // A transition: React renders the app in slices and lets the browser paint and answer
+        // input between them, instead of one long task (the spinner stays until it is ready).
+        startTransition(() => setState({ status: 'ready', i18nProvider, appEnv }));
       },
       () => setState({ status: 'failed' }),
     );

@@ -9,7 +9,7 @@
  *   `{id}/edit`). For spec-style paths in an area, declare it in RESOURCE_PATHS
  *   (src/shell/paths.ts) and place `...crud('<resource>', menu)` below, which adds the menu item.
  *   While a resource has no schema yet, its entries show the "coming" placeholder.
- * - A hand-written page: set `page: lazy(() => import('./custom/<area>/<Page>.tsx'))` on its entry
+ * - A hand-written page: set `page: lazyPage(() => import('./custom/<area>/<Page>.tsx'))` on its entry
  *   (replacing `coming`).
  * Paths are written as in the spec (`customers/{id}/edit`); `{id}` must be a positive integer (else
  * the 404 page shows). Query-driven tabs (`customers/{id}?tab=…`) are read by the page itself.
@@ -41,8 +41,9 @@ import WorkIcon from '@mui/icons-material/Work';
 import MailIcon from '@mui/icons-material/MailOutline';
 import HistoryIcon from '@mui/icons-material/History';
 import QueueIcon from '@mui/icons-material/PlaylistPlay';
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
 import type { Permission } from './schema/permissions.ts';
+import { lazyPage, type PreloadablePage } from './shell/lazyPage.ts';
 import { type Area, type ViewKind, pathsOf, viewPaths } from './shell/paths.ts';
 
 export type MenuGroup =
@@ -82,9 +83,9 @@ export interface RouteEntry {
 const BOTH: Area[] = ['admin', 'consultant'];
 const ADMIN: Area[] = ['admin'];
 
-const Dashboard = lazy(() => import('./custom/Dashboard.tsx'));
-const Notifications = lazy(() => import('./custom/NotificationsPage.tsx'));
-const CustomerImport = lazy(() => import('./custom/customers/CustomerImport.tsx'));
+const Dashboard = lazyPage(() => import('./custom/Dashboard.tsx'));
+const Notifications = lazyPage(() => import('./custom/NotificationsPage.tsx'));
+const CustomerImport = lazyPage(() => import('./custom/customers/CustomerImport.tsx'));
 
 /**
  * The entries of a resource's views at the paths src/shell/paths.ts gives it (its declaration, or
@@ -241,21 +242,21 @@ export const ROUTES: RouteEntry[] = [
   {
     path: 'translation-keys',
     areas: ADMIN,
-    page: lazy(() => import('./custom/translation-keys/TranslationKeysPage.tsx')),
+    page: lazyPage(() => import('./custom/translation-keys/TranslationKeysPage.tsx')),
     menu: { group: 'administration', label: 'app.menu.translationKeys', icon: TranslateIcon },
     permission: 'manage-translation-keys',
   },
   {
     path: 'settings',
     areas: BOTH,
-    page: lazy(() => import('./custom/account/SettingsPage.tsx')),
+    page: lazyPage(() => import('./custom/account/SettingsPage.tsx')),
     menu: { group: 'administration', label: 'app.menu.settings', icon: SettingsIcon },
   },
   // Not a spec route: the mails the server wrote (demo mode keeps them here; issue 3).
   {
     path: 'outbox',
     areas: ADMIN,
-    page: lazy(() => import('./custom/account/OutboxPage.tsx')),
+    page: lazyPage(() => import('./custom/account/OutboxPage.tsx')),
     menu: { group: 'administration', label: 'app.menu.outbox', icon: MailIcon },
     permission: 'manage-users',
   },
@@ -263,7 +264,7 @@ export const ROUTES: RouteEntry[] = [
   {
     path: 'jobs',
     areas: ADMIN,
-    page: lazy(() => import('./custom/jobs/JobsPage.tsx')),
+    page: lazyPage(() => import('./custom/jobs/JobsPage.tsx')),
     menu: { group: 'administration', label: 'app.menu.jobs', icon: QueueIcon },
     permission: 'manage-users',
   },
@@ -271,7 +272,7 @@ export const ROUTES: RouteEntry[] = [
   {
     path: 'audit-log',
     areas: ADMIN,
-    page: lazy(() => import('./custom/audit/AuditLogPage.tsx')),
+    page: lazyPage(() => import('./custom/audit/AuditLogPage.tsx')),
     menu: { group: 'administration', label: 'app.menu.auditLog', icon: HistoryIcon },
     permission: 'manage-users',
   },
@@ -280,14 +281,7 @@ export const ROUTES: RouteEntry[] = [
 export const routesOf = (area: Area): RouteEntry[] =>
   ROUTES.filter((entry) => entry.areas.includes(area));
 
-/** A lazily loaded page that can be asked for early (src/App.tsx, while the texts load). */
-export type PreloadablePage = LazyExoticComponent<ComponentType> & {
-  preload: () => Promise<unknown>;
-};
-
-export function lazyPage(load: () => Promise<{ default: ComponentType }>): PreloadablePage {
-  return Object.assign(lazy(load), { preload: load });
-}
+export { lazyPage, type PreloadablePage };
 
 /** Public routes (SPEC §2), outside the areas; same registration rule: `page` replaces `coming`. */
 export interface PublicRoute {

@@ -1,10 +1,13 @@
 import { createElement } from 'react';
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
+import { DeferredListCard } from './components/DeferredList.tsx';
 import { ListPagination } from './components/Pagers.tsx';
 
 /**
  * The app's theme. Beyond colours it fixes what every screen shares at 1366 and 1024 px:
  * - every list's pager is translated with Swiss numbers (src/components/Pagers.tsx);
+ * - a list's rows and pager render in the background when its page arrives (no long task;
+ *   src/components/DeferredList.tsx);
  * - the side menu scrolls with a visible scroll bar when it is taller than the screen
  *   (react-admin hides that bar, so the last entries looked cut off);
  * - a list wider than its card scrolls sideways inside the card instead of widening the page;
@@ -17,7 +20,8 @@ export const theme: RaThemeOptions = {
   components: {
     ...defaultTheme.components,
     RaList: {
-      defaultProps: { pagination: createElement(ListPagination) },
+      // Rows and pager render in the background when a page arrives (components/DeferredList.tsx).
+      defaultProps: { pagination: createElement(ListPagination), component: DeferredListCard },
       // The list's column may shrink below its table's width (the table then scrolls).
       styleOverrides: { root: { '& .RaList-main': { minWidth: 0 } } },
     },

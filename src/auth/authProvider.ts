@@ -7,7 +7,6 @@
 import { type AuthProvider, HttpError } from 'react-admin';
 import { api, statusOf } from '../dataProvider/apiClient.ts';
 import { applyUserLanguage } from '../i18n/active.ts';
-import { getModel } from '../resources/registry.ts';
 import type { AccessRule } from '../schema/vocabulary.ts';
 import {
   clearSession,
@@ -78,6 +77,8 @@ export function createAuthProvider(): AuthProvider {
     },
     async canAccess({ action, resource }: { action: string; resource: string }) {
       const user = getStoredUser();
+      // The schemas come with the area that asks (not with the entry every page loads).
+      const { getModel } = await import('../resources/registry.ts');
       let rule: AccessRule | undefined;
       try {
         rule = getModel(resource).permissions[ACTION_RULE[action] ?? 'read'];

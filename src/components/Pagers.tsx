@@ -14,14 +14,10 @@ import {
 } from '@mui/material';
 import type { TablePaginationActionsProps } from '@mui/material/TablePaginationActions';
 import { useCallback } from 'react';
-import {
-  PaginationActions,
-  useListContext,
-  useListPaginationContext,
-  useTranslate,
-} from 'react-admin';
+import { PaginationActions, useTranslate } from 'react-admin';
 import type { EstimatedTotal } from '../dataProvider/index.ts';
 import { formatNumber } from '../i18n/format.ts';
+import { useDeferredListContext } from './DeferredList.tsx';
 
 type PageButton = 'first' | 'last' | 'next' | 'previous';
 
@@ -94,9 +90,9 @@ export function ListPagination({
 }: {
   rowsPerPageOptions?: number[];
 }) {
-  const { isPending, hasNextPage, page, perPage, total, setPage, setPerPage } =
-    useListPaginationContext();
-  const { meta } = useListContext();
+  // Deferred like the list's rows (./DeferredList.tsx): the pager changes with the table.
+  const { isPending, hasNextPage, page, perPage, total, setPage, setPerPage, meta } =
+    useDeferredListContext();
   const labels = usePagerLabels(hasNextPage, estimatedTotal(meta));
   const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
   if (isPending) return <Toolbar variant="dense" />;

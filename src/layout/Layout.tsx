@@ -1,7 +1,8 @@
 /** The area frame: app bar (title, language, refresh, user menu), grouped menu, progress bar. */
 import type { ReactNode } from 'react';
-import { AppBar, Layout as RaLayout, TitlePortal } from 'react-admin';
+import { AppBar, Layout as RaLayout, LoadingPage, TitlePortal } from 'react-admin';
 import { DataProgressBar } from '../shell/Chrome.tsx';
+import { Deferred } from '../shell/Deferred.tsx';
 import { AreaMenu } from '../shell/Menu.tsx';
 
 /** react-admin's app bar: page title, language menu (it has four locales), refresh, user menu. */
@@ -14,17 +15,21 @@ function CrmAppBar() {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
+  // The frame mounts once the session is checked, all at once: rendered in the background so the
+  // page stays responsive (react-admin's loading page meanwhile, as while the session was checked).
   return (
-    <RaLayout
-      menu={AreaMenu}
-      appBar={CrmAppBar}
-      // The page may not grow past the screen to fit its widest content (react-admin's
-      // `min-width: fit-content`): a wide table scrolls inside its card (src/theme.ts), the rest
-      // wraps, so nothing ends up beyond the right edge of a 1024 px tablet.
-      sx={{ minWidth: 0, '& .RaLayout-content': { minWidth: 0 } }}
-    >
-      <DataProgressBar />
-      {children}
-    </RaLayout>
+    <Deferred fallback={<LoadingPage />}>
+      <RaLayout
+        menu={AreaMenu}
+        appBar={CrmAppBar}
+        // The page may not grow past the screen to fit its widest content (react-admin's
+        // `min-width: fit-content`): a wide table scrolls inside its card (src/theme.ts), the rest
+        // wraps, so nothing ends up beyond the right edge of a 1024 px tablet.
+        sx={{ minWidth: 0, '& .RaLayout-content': { minWidth: 0 } }}
+      >
+        <DataProgressBar />
+        {children}
+      </RaLayout>
+    </Deferred>
   );
 }

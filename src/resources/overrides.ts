@@ -2,9 +2,10 @@
  * Per-resource replacements of generic views, by resource name. A replacement is a hand-written
  * component (in src/custom/) that may reuse fieldFor/inputFor rather than repeating the schema's
  * field list. Example:
- *   customers: { show: lazy(() => import('../custom/customers/CustomerShow.tsx')) },
+ *   customers: { show: lazyPage(() => import('../custom/customers/CustomerShow.tsx')) },
  */
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazyPage } from '../shell/lazyPage.ts';
 import type { ViewKind } from '../shell/paths.ts';
 
 export const OVERRIDES: Record<
@@ -12,19 +13,21 @@ export const OVERRIDES: Record<
   Partial<Record<ViewKind, LazyExoticComponent<ComponentType>>>
 > = {
   users: {
-    list: lazy(() => import('../custom/account/users/UserList.tsx')),
-    edit: lazy(() => import('../custom/account/users/UserForm.tsx')),
-    create: lazy(() => import('../custom/account/users/UserCreate.tsx')),
+    list: lazyPage(() => import('../custom/account/users/UserList.tsx')),
+    edit: lazyPage(() => import('../custom/account/users/UserForm.tsx')),
+    create: lazyPage(() => import('../custom/account/users/UserCreate.tsx')),
   },
-  'sub-brokers': { edit: lazy(() => import('../custom/account/sub-brokers/SubBrokerEdit.tsx')) },
+  'sub-brokers': {
+    edit: lazyPage(() => import('../custom/account/sub-brokers/SubBrokerEdit.tsx')),
+  },
   'external-users': {
-    edit: lazy(() => import('../custom/account/external-users/ExternalUserEdit.tsx')),
+    edit: lazyPage(() => import('../custom/account/external-users/ExternalUserEdit.tsx')),
   },
   customers: {
-    list: lazy(() => import('../custom/customers/CustomerList.tsx')),
-    show: lazy(() => import('../custom/customers/CustomerShow.tsx')),
-    edit: lazy(() => import('../custom/customers/CustomerForm.tsx')),
-    create: lazy(() =>
+    list: lazyPage(() => import('../custom/customers/CustomerList.tsx')),
+    show: lazyPage(() => import('../custom/customers/CustomerShow.tsx')),
+    edit: lazyPage(() => import('../custom/customers/CustomerForm.tsx')),
+    create: lazyPage(() =>
       import('../custom/customers/CustomerForm.tsx').then((module) => ({
         default: module.CustomerCreate,
       })),

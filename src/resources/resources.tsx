@@ -2,19 +2,22 @@
  * Views of every schema resource: generic ones, lazily loaded, unless a resource overrides one of
  * them in ./overrides.ts.
  */
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
 import { Resource } from 'react-admin';
 import type { ResourceModel } from '../schema/model.ts';
 import { representRecord } from './labels.ts';
+import { lazyPage } from '../shell/lazyPage.ts';
 import type { ViewKind } from '../shell/paths.ts';
 import { OVERRIDES } from './overrides.ts';
 import { MODELS } from './registry.ts';
 
 const GENERIC: Record<ViewKind, LazyExoticComponent<ComponentType>> = {
-  list: lazy(() => import('./views.tsx').then((module) => ({ default: module.GenericList }))),
-  show: lazy(() => import('./views.tsx').then((module) => ({ default: module.GenericShow }))),
-  edit: lazy(() => import('./views.tsx').then((module) => ({ default: module.GenericEdit }))),
-  create: lazy(() => import('./views.tsx').then((module) => ({ default: module.GenericCreate }))),
+  list: lazyPage(() => import('./views.tsx').then((module) => ({ default: module.GenericList }))),
+  show: lazyPage(() => import('./views.tsx').then((module) => ({ default: module.GenericShow }))),
+  edit: lazyPage(() => import('./views.tsx').then((module) => ({ default: module.GenericEdit }))),
+  create: lazyPage(() =>
+    import('./views.tsx').then((module) => ({ default: module.GenericCreate })),
+  ),
 };
 
 /** The component of one view of a resource: its override, or the generic one. */

@@ -15,15 +15,16 @@ import {
   type Store,
   useNotify,
 } from 'react-admin';
-import { Navigate, Route, useLocation } from 'react-router-dom';
+import { matchPath, Navigate, Route, useLocation } from 'react-router-dom';
 import { getStoredUser, getToken, homeOf } from '../auth/session.ts';
 import { NotFoundPage, RedirectToLogin } from '../custom/PublicPages.tsx';
 import { Layout } from '../layout/Layout.tsx';
-import { MODELS } from '../resources/registry.ts';
-import { resourceRegistrations } from '../resources/resources.tsx';
+import { hasModel, MODELS } from '../resources/registry.ts';
+import { resourceRegistrations, resourceView } from '../resources/resources.tsx';
 import { crud, type RouteEntry, routesOf } from '../routes.tsx';
 import { theme } from '../theme.ts';
 import { UI } from './config.ts';
+import { preloadPage } from './lazyPage.ts';
 import { type Area, isDeclared, routerPath } from './paths.ts';
 import { RouteView } from './RouteView.tsx';
 
@@ -77,6 +78,29 @@ function aliases(entries: RouteEntry[]): [string, RouteEntry][] {
   return out;
 }
 
+const entriesOf = (area: Area): RouteEntry[] => [
+  ...routesOf(area),
+  ...(area === 'admin' ? UNLISTED : []),
+];
+
+/**
+ * Starts loading the code of the page at `pathname` (in `area`), so it comes with the area's app
+ * rather than after the area has rendered its frame (src/App.tsx calls it at start-up).
+ */
+export function preloadRoute(area: Area, pathname: string): void {
+  const inArea = pathname.replace(new RegExp(`^/${area}`), '');
+  const entries = entriesOf(area);
+  const entry =
+    entries.find((candidate) => matchPath(`/${routerPath(candidate.path)}`, inArea)) ??
+    aliases(entries).find(([path]) => matchPath(`/${path}`, inArea))?.[1];
+  if (!entry) return;
+  if (entry.resource && entry.view && hasModel(entry.resource)) {
+    preloadPage(resourceView(entry.resource, entry.view));
+  } else {
+    preloadPage(entry.page);
+  }
+}
+
 export function AreaApp({
   area,
   i18nProvider,
@@ -106,7 +130,7 @@ export function AreaApp({
     // A signed-in user opening the other area's routes goes to its own start page.
     return <Navigate to={homeOf(user)} replace state={{ denied: location.pathname }} />;
   }
-  const entries = [...routesOf(area), ...(area === 'admin' ? UNLISTED : [])];
+  const entries = entriesOf(area);
   return (
     <Admin
       basename={`/${area}`}
