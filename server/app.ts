@@ -50,28 +50,92 @@ export interface AppOptions {
   appEnv?: string;
   /** Background jobs: `work` runs the workers here (the server process; off in API tests). */
   jobs?: JobsOptions;
+  /**
+   * Compile the request validators at first use and right after listening, not while building
+   * (the server's start; see routeValidators). Default false: every schema compiled up front.
+   */
+  lazyValidators?: boolean;
 }
+
+/** A compiled validator as SchemaCompiler makes it (server/http/validation.ts). */
+type Validator = ReturnType<typeof bodyAjv.compile>;
 
 /**
  * The validators of the routes, one per distinct schema: the generic routes repeat the same
- * schemas (169 route parts, 61 distinct), and compiling is most of what building the app costs.
- * Equal schemas (same JSON) compile to the same validator; a validator keeps no state between
- * calls but the `errors` of the call that just returned, which Fastify reads at once.
+ * schemas (169 route parts, 61 distinct). Equal schemas (same JSON) share one validator; a
+ * validator keeps no state between calls but the `errors` of the call that just returned, which
+ * Fastify reads at once.
+ *
+ * Compiling the 61 takes about 0.6 s of a start. `lazy` (the server, server/main.ts) compiles each
+ * at its first use instead, and all the others right after the server listens (`warmUp`, a few
+ * milliseconds each between requests): a schema ajv refuses is then reported on the console at
+ * start-up, and answers 500 if a request reaches it first. Without `lazy` (the tests) every
+ * schema is compiled while the app is built, and a refused one stops it.
  */
-function validatorCompiler(): FastifySchemaCompiler<unknown> {
-  const compiled = new Map<string, ReturnType<FastifySchemaCompiler<unknown>>>();
-  return ({ schema, httpPart }) => {
-    const compiler = httpPart === 'body' ? bodyAjv : queryAjv;
+export function routeValidators(lazy: boolean) {
+  const distinct = new Map<string, Validator>();
+  const pending = new Set<{ compile: () => Validator; route: string }>();
+
+  const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, method, url }) => {
+    const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
+    const compileNow = () => ajv.compile(schema as AnySchema);
     const text = plainJson(schema);
-    if (text === undefined) return compiler.compile(schema as AnySchema);
-    const key = `${compiler === bodyAjv ? 'body' : 'query'}\0${text}`;
-    let validate = compiled.get(key);
-    if (!validate) {
-      validate = compiler.compile(schema as AnySchema);
-      compiled.set(key, validate);
-    }
-    return validate;
+    const key =
+      text === undefined ? undefined : `${httpPart === 'body' ? 'body' : 'query'}\0${text}`;
+    const known = key === undefined ? undefined : distinct.get(key);
+    if (known) return known;
+    const validator = lazy
+      ? lazyValidator(compileNow, pending, `${method} ${url} ${httpPart}`)
+      : compileNow();
+    if (key !== undefined) distinct.set(key, validator);
+    return validator;
   };
+
+  /** Compiles the validators no request has needed yet, yielding to requests between them. */
+  const warmUp = async (): Promise<void> => {
+    for (const entry of [...pending]) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!pending.has(entry)) continue;
+      try {
+        entry.compile();
+      } catch (error) {
+        console.error(
+          `The request schema of ${entry.route} does not compile: ${(error as Error).message}`,
+        );
+      }
+    }
+  };
+  return { compiler, warmUp };
+}
+
+/** A validator compiled at its first call (or by warm-up); until then it is in `pending`. */
+function lazyValidator(
+  compileNow: () => Validator,
+  pending: Set<{ compile: () => Validator; route: string }>,
+  route: string,
+): Validator {
+  let inner: Validator | undefined;
+  const entry = {
+    route,
+    compile: () => {
+      if (!inner) {
+        pending.delete(entry);
+        inner = compileNow();
+      }
+      return inner;
+    },
+  };
+  pending.add(entry);
+  const validate = (data: unknown, dataCxt?: Parameters<Validator>[1]): data is unknown => {
+    const compiled = entry.compile();
+    const valid = compiled(data, dataCxt);
+    checked.errors = compiled.errors;
+    return valid;
+  };
+  // Fastify hands the parent of the data (so ajv can coerce a root value) when it sees schemaEnv,
+  // which every validator of SchemaCompiler has.
+  const checked = Object.assign(validate, { errors: null as Validator['errors'], schemaEnv: {} });
+  return checked as unknown as Validator;
 }
 
 /** The schema as JSON text, or undefined when it holds anything JSON would not keep whole. */
@@ -103,7 +167,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('resourceHooks', new ResourceHookRegistry());
   app.addHook('onReady', async () => app.resourceHooks.seal(app.models));
 
-  app.setValidatorCompiler(validatorCompiler());
+  const validators = routeValidators(options.lazyValidators ?? false);
+  app.setValidatorCompiler(validators.compiler);
+  if (options.lazyValidators)
+    app.addHook('onListen', async () => {
+      setImmediate(() => void validators.warmUp());
+    });
   installErrorHandler(app);
   await app.register(security); // server/http/security.ts: headers on every answer, before access
   await app.register(compression); // server/web/compression.ts: JSON answers compressed, not streams

@@ -81,6 +81,8 @@ async function main(): Promise<void> {
     logger: process.env.LOG_REQUESTS === '1',
     // This process works on the jobs; with PostgreSQL every app server does, each job once.
     jobs: { work: config.jobsWork },
+    // Request schemas compiled at first use and right after listening (0.6 s less to start).
+    lazyValidators: true,
   });
   let closing = false;
   const shutdown = async (signal: string) => {

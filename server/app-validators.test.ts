@@ -1,0 +1,76 @@
+/**
+ * The request validators of buildApp (routeValidators in app.ts): one per distinct schema, and in
+ * the server's lazy mode compiled at first use or by the warm-up after listening, answering as
+ * the eagerly compiled ones do.
+ */
+import { describe, expect, it } from 'vitest';
+import { routeValidators } from './app.ts';
+
+const schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['page'],
+  properties: { page: { type: 'integer', minimum: 1 } },
+};
+const route = (part: 'querystring' | 'body', url = '/api/things') => ({
+  schema: structuredClone(schema),
+  method: 'GET',
+  url,
+  httpPart: part,
+});
+
+/** Fastify's call: the data, and its parent when the validator has schemaEnv. */
+function run(validate: ReturnType<ReturnType<typeof routeValidators>['compiler']>, data: object) {
+  const parent = { query: data };
+  const valid = (validate as (data: unknown, cxt: object) => boolean)(data, {
+    parentData: parent,
+    parentDataProperty: 'query',
+  });
+  return { valid, errors: validate.errors, data: parent.query };
+}
+
+describe('route validators', () => {
+  it('share one validator between routes with equal schemas, per part', () => {
+    const { compiler } = routeValidators(false);
+    const first = compiler(route('querystring'));
+    expect(compiler(route('querystring', '/api/others'))).toBe(first);
+    expect(compiler(route('body'))).not.toBe(first);
+  });
+
+  it('lazy ones answer as eager ones: coercion, errors, the errors of the last call only', () => {
+    const eager = routeValidators(false).compiler(route('querystring'));
+    const lazy = routeValidators(true).compiler(route('querystring'));
+    expect('schemaEnv' in lazy && Boolean(lazy.schemaEnv)).toBe(true);
+    for (const validate of [eager, lazy]) {
+      const good = run(validate, { page: '2' });
+      expect(good).toEqual({ valid: true, errors: null, data: { page: 2 } });
+      const bad = run(validate, { page: '0', extra: 1 });
+      expect(bad.valid).toBe(false);
+      expect(bad.errors?.map((error) => error.keyword).sort()).toEqual(
+        run(eager, { page: '0', extra: 1 })
+          .errors?.map((error) => error.keyword)
+          .sort(),
+      );
+      expect(run(validate, { page: '3' }).errors).toBeNull();
+    }
+  });
+
+  it('lazy: nothing compiled until used or warmed up; a schema ajv refuses is reported', async () => {
+    const { compiler, warmUp } = routeValidators(true);
+    // Unknown keywords are refused in strict mode: compiling would throw.
+    const broken = compiler({ ...route('querystring'), schema: { type: 'object', nonsense: 1 } });
+    const fine = compiler(route('body'));
+    const logged: string[] = [];
+    const original = console.error;
+    console.error = (message: string) => logged.push(message);
+    try {
+      await warmUp();
+    } finally {
+      console.error = original;
+    }
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/GET \/api\/things querystring does not compile/);
+    expect(() => run(broken, {})).toThrow();
+    expect(run(fine, { page: 1 }).valid).toBe(true);
+  });
+});
