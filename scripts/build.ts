@@ -24,6 +24,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import lockfile from 'proper-lockfile';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the server bundle goes (git-ignored, beside the PGlite image). */
@@ -195,10 +196,32 @@ const PARTS: Part[] = [
   },
 ];
 
-/** Builds what is out of date (or everything with `force`); answers what was built. */
+/**
+ * Builds what is out of date (or everything with `force`); answers what was built. One build at a
+ * time per checkout (README starts two servers with `npm start &` at once): the second waits for
+ * the first and then finds everything up to date.
+ */
 export async function buildAll(
   options: { force?: boolean; only?: Part['name'] } = {},
 ): Promise<{ part: string; built: boolean; ms: number }[]> {
+  fs.mkdirSync(STAMPS, { recursive: true });
+  const release = await lockfile.lock(STAMPS, {
+    lockfilePath: path.join(STAMPS, 'building.lock'),
+    // A build holding the lock refreshes it; one killed mid-way leaves it stale after 30 s.
+    stale: 30_000,
+    retries: { retries: 1_000, minTimeout: 100, maxTimeout: 500 },
+  });
+  try {
+    return await buildParts(options);
+  } finally {
+    await release();
+  }
+}
+
+async function buildParts(options: {
+  force?: boolean;
+  only?: Part['name'];
+}): Promise<{ part: string; built: boolean; ms: number }[]> {
   const done: { part: string; built: boolean; ms: number }[] = [];
   for (const part of PARTS) {
     if (options.only && part.name !== options.only) continue;

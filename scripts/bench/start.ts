@@ -208,7 +208,8 @@ function freshCopy(target: string): void {
     encoding: 'utf8',
   })
     .split('\0')
-    .filter(Boolean);
+    // A linked node_modules (a file to git, which ignores only the folder) is linked below.
+    .filter((file) => file && file !== 'node_modules');
   for (const file of files) {
     const from = path.join(ROOT, file);
     if (!fs.existsSync(from)) continue; // deleted in the working tree
@@ -284,7 +285,10 @@ const report = {
   root: ROOT,
   server: SERVER,
   rounds: ROUNDS,
-  git: { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain') !== '' },
+  git: {
+    commit: git('rev-parse', '--short', 'HEAD'),
+    dirty: git('status', '--porcelain', '--untracked-files=no') !== '',
+  },
   machine: {
     cores: os.cpus().length,
     memoryGb: os.totalmem() / 2 ** 30,
