@@ -137,7 +137,9 @@ interface PageResult {
   /** Of the last run: what moved (CLS), what blocked the main thread, what was loaded. */
   details: {
     layoutShifts: { selector: string; snippet: string; score: number }[];
-    longTasks: { url: string; duration: number }[];
+    longTasks: { url: string; startTime: number; duration: number }[];
+    /** Main-thread time by kind (script evaluation, style & layout, …), ms. */
+    mainThread: Record<string, number>;
     scripts: { url: string; transferSize: number }[];
   };
 }
@@ -234,7 +236,12 @@ async function main() {
 
     async function audit(pagePath: string, signedIn: boolean): Promise<PageResult> {
       const runs: Sample[] = [];
-      let details: PageResult['details'] = { layoutShifts: [], longTasks: [], scripts: [] };
+      let details: PageResult['details'] = {
+        layoutShifts: [],
+        longTasks: [],
+        mainThread: {},
+        scripts: [],
+      };
       for (let run = 1; run <= RUNS; run += 1) {
         // Lighthouse sometimes loses a trace on a busy machine (NO_NAVSTART …): that run again.
         let lhr: NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'] | undefined;
@@ -292,8 +299,15 @@ async function main() {
           }),
           longTasks: items('long-tasks').map((item) => ({
             url: String(item.url ?? ''),
+            startTime: Math.round(Number(item.startTime ?? 0)),
             duration: Math.round(Number(item.duration ?? 0)),
           })),
+          mainThread: Object.fromEntries(
+            items('mainthread-work-breakdown').map((item) => [
+              String(item.groupLabel ?? item.group),
+              Math.round(Number(item.duration ?? 0)),
+            ]),
+          ),
           scripts: items('network-requests')
             .filter((item) => item.resourceType === 'Script' || item.resourceType === 'Fetch')
             .map((item) => ({
@@ -364,6 +378,16 @@ async function main() {
       ),
       '',
       `Runs (score / TBT): ${pages.map((page) => `${page.path}: ${page.runs.map((run) => `${run.score}/${run.tbt}`).join(', ')}`).join('; ')}.`,
+      '',
+      'Last run, per page: long tasks (start + duration, ms) and main-thread time by kind (ms).',
+      '',
+      ...pages.flatMap((page) => [
+        `- \`${page.path}\`: ${page.details.longTasks.map((task) => `${task.startTime}+${task.duration}`).join(', ') || 'none'}; ${Object.entries(
+          page.details.mainThread,
+        )
+          .map(([kind, ms]) => `${kind} ${ms}`)
+          .join(', ')}`,
+      ]),
       '',
       `Took ${report.seconds} s.`,
       '',

@@ -28,7 +28,8 @@ export function Layout({ children }: { children: ReactNode }) {
         sx={{ minWidth: 0, '& .RaLayout-content': { minWidth: 0 } }}
       >
         <DataProgressBar />
-        {children}
+        {/* The page after the frame: two shorter commits (styles, DOM) instead of one long one. */}
+        <Deferred>{children}</Deferred>
       </RaLayout>
     </Deferred>
   );
