@@ -10,8 +10,9 @@
  * its inputs differ, when its stamp is missing, or when its output is missing or is not the one the
  * stamp describes (deleted, or overwritten by another build). The inputs are whole folders, so a
  * new file counts: the web app `src/`, `index.html`, `public/`, `locales/`, `schemas/`, the Vite,
- * TypeScript and package files; the server `server/`, `src/` (types and shared code it imports),
- * `locales/`, `schemas/`, the TypeScript and package files. This script is an input of both.
+ * TypeScript and package files, Vite's `.env` files, and the `NODE_ENV` and `VITE_*` variables
+ * the build sees; the server `server/`, `src/` (types and shared code it imports), `locales/`,
+ * `schemas/`, the TypeScript and package files. This script is an input of both.
  *
  * The server bundle is what `npm start` runs with plain `node`: no TypeScript compiled at run
  * time (tsx costs about 2 s of CPU per start). `npm run dev` and the tests keep running the
@@ -43,6 +44,11 @@ const WEB_INPUTS = [
   'locales',
   'schemas',
   'vite.config.ts',
+  // Vite reads these for VITE_ variables (git-ignored, optional).
+  '.env',
+  '.env.local',
+  '.env.production',
+  '.env.production.local',
 ];
 const SERVER_INPUTS = [...SHARED_INPUTS, 'server', 'src', 'locales', 'schemas'];
 
@@ -69,8 +75,9 @@ function listFiles(inputs: string[]): string[] {
 }
 
 /** A hash of the files' names and contents. */
-export function hashFiles(inputs: string[], root = ROOT): string {
+export function hashFiles(inputs: string[], root = ROOT, extra = ''): string {
   const hash = createHash('sha256');
+  hash.update(`${extra}\0`);
   for (const file of listFiles(inputs)) {
     hash.update(`${file}\0`);
     hash.update(fs.readFileSync(path.join(root, file)));
@@ -114,6 +121,8 @@ function outputHash(files: string[]): string {
 interface Part {
   name: 'web' | 'server';
   inputs: string[];
+  /** What else decides the output besides the files (the environment the build sees). */
+  environment?: () => string;
   /** The files whose content identifies a build of this part. */
   outputs: string[];
   build(): Promise<void>;
@@ -185,6 +194,13 @@ const PARTS: Part[] = [
   {
     name: 'web',
     inputs: WEB_INPUTS,
+    // NODE_ENV picks React's development or production build; VITE_ variables go into the code.
+    environment: () =>
+      JSON.stringify(
+        Object.entries(process.env)
+          .filter(([name]) => name === 'NODE_ENV' || name.startsWith('VITE_'))
+          .sort(([a], [b]) => a.localeCompare(b)),
+      ),
     outputs: [path.join(WEB_OUT, 'index.html')],
     build: buildWeb,
   },
@@ -226,7 +242,7 @@ async function buildParts(options: {
   for (const part of PARTS) {
     if (options.only && part.name !== options.only) continue;
     const started = performance.now();
-    const inputs = hashFiles(part.inputs);
+    const inputs = hashFiles(part.inputs, ROOT, part.environment?.() ?? '');
     const stamp = readStamp(part.name);
     const upToDate =
       !options.force &&
