@@ -14,7 +14,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccessRule } from '../../src/schema/vocabulary.ts';
 import { isAllowed } from '../auth/permissions.ts';
-import { resolveSession, type SessionPolicy, type SessionUser } from '../auth/sessions.ts';
+import {
+  PRINCIPALS_CHANNEL,
+  PrincipalCache,
+  resolveSession,
+  type SessionPolicy,
+  type SessionUser,
+} from '../auth/sessions.ts';
 import { ApiError, forbidden } from '../http/errors.ts';
 
 declare module 'fastify' {
@@ -56,12 +62,21 @@ export function accessControl(app: FastifyInstance, options: { policy: SessionPo
     }
   });
 
+  // The embedded engine keeps recent principals, emptied on every change (PrincipalCache).
+  const listen = app.database.listen;
+  const principals = listen ? new PrincipalCache() : undefined;
+  if (listen && principals) {
+    app.addHook('onReady', () => listen(PRINCIPALS_CHANNEL, () => principals.clear()));
+  }
+
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access;
     if (!access) return;
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
-    if (token) request.principal = await resolveSession(app.db, token, options.policy);
+    if (token) {
+      request.principal = await resolveSession(app.db, token, options.policy, principals);
+    }
     if (access === 'public') return;
     if (!request.principal) {
       throw new ApiError(401, token ? 'sessionExpired' : 'signIn');

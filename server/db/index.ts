@@ -36,6 +36,13 @@ export interface Database {
    * connection. PGlite: without queueing behind a running query (see PgliteWorkerClient.ping).
    */
   ping(): Promise<void>;
+  /**
+   * PGlite only (one process per data folder, so every write passes here): calls `listener` for
+   * every committed NOTIFY on `channel`, before the committing statement's promise resolves. What
+   * caches may rely on to be exact (server/auth/sessions.ts). PostgreSQL's servers would hear each
+   * other only later, so they cache nothing and have no such method.
+   */
+  listen?(channel: string, listener: (payload: string) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -254,6 +261,7 @@ export async function openPglite(
     // adapter) may hold that connection while they call this.
     exclusive: (fn) => fn((sqlText) => client.exec(sqlText)),
     ping: () => client.ping(),
+    listen: (channel, listener) => client.listen(channel, listener),
     snapshot: () => client.dump(),
     close: async () => {
       try {

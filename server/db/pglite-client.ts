@@ -67,6 +67,7 @@ function startWorker(init: WorkerInit): Worker {
 
 export class PgliteWorkerClient {
   private readonly pending = new Map<number, Pending>();
+  private readonly listeners = new Map<string, ((payload: string) => void)[]>();
   private nextId = 1;
   private failure: Error | undefined;
   private closing = false;
@@ -75,6 +76,10 @@ export class PgliteWorkerClient {
   private constructor(private readonly worker: Worker) {
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (message: WorkerMessage) => {
+      if (message.kind === 'notification') {
+        for (const listener of this.listeners.get(message.channel) ?? []) listener(message.payload);
+        return;
+      }
       if (message.kind !== 'answer') return;
       const pending = this.pending.get(message.id);
       if (!pending) return;
@@ -135,6 +140,20 @@ export class PgliteWorkerClient {
   /** One or more statements as text (simple protocol); answers the rows of the last one. */
   exec(sql: string): Promise<WorkerAnswers['exec']> {
     return this.request({ op: 'exec', sql }) as Promise<WorkerAnswers['exec']>;
+  }
+
+  /**
+   * Calls `listener` with the payload of every NOTIFY on `channel` once committed, before the
+   * answer of the statement that committed it (see the worker).
+   */
+  async listen(channel: string, listener: (payload: string) => void): Promise<void> {
+    const known = this.listeners.get(channel);
+    if (known) {
+      known.push(listener);
+      return;
+    }
+    this.listeners.set(channel, [listener]);
+    await this.request({ op: 'listen', channel });
   }
 
   /** The data folder as a tar after a checkpoint (./image.ts). */

@@ -17,7 +17,8 @@ export type WorkerRequest =
   | { id: number; op: 'exec'; sql: string }
   | { id: number; op: 'ping' }
   | { id: number; op: 'dump' }
-  | { id: number; op: 'close' };
+  | { id: number; op: 'close' }
+  | { id: number; op: 'listen'; channel: string };
 
 export interface QueryResult {
   rows: unknown[];
@@ -33,6 +34,7 @@ export interface WorkerAnswers {
   /** The data folder as an uncompressed tar, after a checkpoint. */
   dump: Uint8Array;
   close: null;
+  listen: null;
 }
 
 /** An error as it crosses the boundary: PostgreSQL's fields (code, constraint, table, …) kept. */
@@ -47,7 +49,12 @@ export type WorkerMessage =
   | { kind: 'ready' }
   | { kind: 'failed'; error: SerializedError }
   | { kind: 'answer'; id: number; ok: true; value: unknown }
-  | { kind: 'answer'; id: number; ok: false; error: SerializedError };
+  | { kind: 'answer'; id: number; ok: false; error: SerializedError }
+  /**
+   * A NOTIFY on a channel the worker listens on. Posted while the statement that committed it is
+   * answered, so it always arrives before that statement's answer.
+   */
+  | { kind: 'notification'; channel: string; payload: string };
 
 /** The PostgreSQL error fields callers read (server/crud/write.ts maps constraint violations). */
 const ERROR_FIELDS = [

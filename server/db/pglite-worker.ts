@@ -66,6 +66,13 @@ async function answer(
     case 'close':
       if (!pg.closed) await pg.close();
       return null;
+    case 'listen': {
+      // PGlite calls back in a microtask queued while it reads the committing statement's
+      // output, so the notification is posted before that statement's answer.
+      const channel = request.channel;
+      await pg.listen(channel, (payload) => send({ kind: 'notification', channel, payload }));
+      return null;
+    }
   }
 }
 
