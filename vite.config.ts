@@ -3,8 +3,10 @@
  * for scripts (server/http/security.ts), so the build refuses to emit an HTML page with an inline
  * script or an inline event handler: it would be blocked in the browser.
  *
- * Every text file of the build gets its brotli (`.br`, best quality) and gzip (`.gz`) forms beside
- * it; the server sends the one the browser accepts (server/web/index.ts, `preCompressed`).
+ * Every text file of the build gets its brotli (`.br`) and gzip (`.gz`) forms beside it; the
+ * server sends the one the browser accepts (server/web/index.ts, `preCompressed`). Brotli quality
+ * 10, not 11: 1.7 % larger (527 against 518 KB for the whole build) for 1.3 s of CPU instead of
+ * 3.2 s, which every `npm start` after a change pays.
  */
 import { constants as zlibConstants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -52,7 +54,7 @@ export default defineConfig({
       threshold: 1024,
       algorithms: [
         defineAlgorithm('brotliCompress', {
-          params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY },
+          params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 10 },
         }),
         defineAlgorithm('gzip', { level: 9 }),
       ],
