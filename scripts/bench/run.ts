@@ -15,7 +15,6 @@
  * app sent for page 1 (captured on the wire, ./capture.ts) sent straight through `pg` by as many
  * clients. Writes bench/results/api-<timestamp>[-label].json and .md.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +32,16 @@ import {
   type RawResult,
 } from './load.ts';
 import { renderMarkdown } from './report.ts';
-import { type AppProcess, backendsCpuMs, REPO_ROOT, signIn, startApp } from './server.ts';
+import {
+  type AppProcess,
+  backendsCpuMs,
+  gitDescription,
+  machineDescription,
+  REPO_ROOT,
+  signIn,
+  startApp,
+  uptime,
+} from './server.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -427,23 +435,8 @@ async function benchPostgres(): Promise<EngineResult> {
   return result;
 }
 
-function gitDescription(): { commit: string; dirty: boolean } {
-  const git = (...parts: string[]) =>
-    execFileSync('git', parts, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-  try {
-    return {
-      commit: git('rev-parse', '--short', 'HEAD'),
-      dirty:
-        git('status', '--porcelain', '--untracked-files=no', '--', 'server', 'src', 'schemas')
-          .length > 0,
-    };
-  } catch {
-    return { commit: 'unknown', dirty: false };
-  }
-}
-
 const startedAt = new Date();
-const uptimeBefore = execFileSync('uptime', { encoding: 'utf8' }).trim();
+const uptimeBefore = uptime();
 log(`GS CRM API benchmark: ${ROWS} customers, ${CONNECTIONS} connections, ${DURATION} s per case`);
 log(`machine: ${os.cpus().length} cores; ${uptimeBefore}`);
 const engines: EngineResult[] = [];
@@ -453,19 +446,13 @@ const report = {
   startedAt: startedAt.toISOString(),
   minutes: (Date.now() - startedAt.getTime()) / 60_000,
   label: args.label,
-  git: gitDescription(),
+  git: gitDescription(REPO_ROOT, ['server', 'src', 'schemas']),
   rows: ROWS,
   connections: CONNECTIONS,
   acceptEncoding: ACCEPT_ENCODING,
   duration: DURATION,
   sortRounds: SORT_ROUNDS,
-  machine: {
-    cores: os.cpus().length,
-    memoryGb: os.totalmem() / 2 ** 30,
-    node: process.version,
-    uptimeBefore,
-    uptimeAfter: execFileSync('uptime', { encoding: 'utf8' }).trim(),
-  },
+  machine: machineDescription(uptimeBefore),
   engines,
 };
 fs.mkdirSync(args.out as string, { recursive: true });

@@ -3,14 +3,49 @@
  * runs it (WEB_ROOT left to its default; the cases ask only the API) — so the measurement includes the real
  * HTTP stack, and the load generator does not share its event loop.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository the script runs from (works in a worktree of an older commit too). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The machine's uptime line with its load averages (`uptime`). */
+export const uptime = (): string => execFileSync('uptime', { encoding: 'utf8' }).trim();
+
+/**
+ * The commit a report measured and whether tracked files differ from it (under `paths` when
+ * given, else anywhere in the checkout `root`).
+ */
+export function gitDescription(
+  root = REPO_ROOT,
+  paths: string[] = [],
+): { commit: string; dirty: boolean } {
+  const git = (...parts: string[]) =>
+    execFileSync('git', parts, { cwd: root, encoding: 'utf8' }).trim();
+  try {
+    return {
+      commit: git('rev-parse', '--short', 'HEAD'),
+      dirty: git('status', '--porcelain', '--untracked-files=no', '--', ...paths).length > 0,
+    };
+  } catch {
+    return { commit: 'unknown', dirty: false };
+  }
+}
+
+/** The machine as a report states it: cores, memory, Node, the load before the run and now. */
+export function machineDescription(uptimeBefore: string) {
+  return {
+    cores: os.cpus().length,
+    memoryGb: os.totalmem() / 2 ** 30,
+    node: process.version,
+    uptimeBefore,
+    uptimeAfter: uptime(),
+  };
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

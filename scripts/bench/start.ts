@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, REPO_ROOT } from './server.ts';
+import { freePort, gitDescription, machineDescription, REPO_ROOT, uptime } from './server.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -230,7 +230,7 @@ const CASES = [
 type CaseName = (typeof CASES)[number];
 
 const startedAt = new Date();
-const uptimeBefore = execFileSync('uptime', { encoding: 'utf8' }).trim();
+const uptimeBefore = uptime();
 console.log(`machine: ${os.cpus().length} cores; ${uptimeBefore}`);
 prepare();
 const results = new Map<CaseName, Measurement[]>(CASES.map((name) => [name, []]));
@@ -277,25 +277,14 @@ const TARGETS: Record<CaseName, number> = {
   'npm start, clean build': 12000,
   'npm start, build up to date': 12000,
 };
-const git = (...argv: string[]) =>
-  execFileSync('git', argv, { cwd: ROOT, encoding: 'utf8' }).trim();
 const report = {
   startedAt: startedAt.toISOString(),
   label: args.label,
   root: ROOT,
   server: SERVER,
   rounds: ROUNDS,
-  git: {
-    commit: git('rev-parse', '--short', 'HEAD'),
-    dirty: git('status', '--porcelain', '--untracked-files=no') !== '',
-  },
-  machine: {
-    cores: os.cpus().length,
-    memoryGb: os.totalmem() / 2 ** 30,
-    node: process.version,
-    uptimeBefore,
-    uptimeAfter: execFileSync('uptime', { encoding: 'utf8' }).trim(),
-  },
+  git: gitDescription(ROOT),
+  machine: machineDescription(uptimeBefore),
   cases: CASES.map((name) => {
     const runs = results.get(name) ?? [];
     return {
