@@ -18,7 +18,7 @@
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { FieldModel, ResourceModel } from '../../src/schema/model.ts';
 import type { ResourceDB, ResourceRow, ResourceTables } from '../db/resource.ts';
-import { COUNT_TOTAL, countAtMost } from '../http/lists.ts';
+import { countAtMost } from '../http/lists.ts';
 
 /** Up to this many rows with a reference are sorted directly; more are read group by group. */
 export const FEW_REFERENCING = 1_000;
@@ -99,13 +99,7 @@ export async function referenceSortedRows(
       .limit(count)
       .offset(skip)
       .execute();
-  const countOf = async (from: ListFrom): Promise<number> => {
-    const row = await db
-      .selectFrom(from.select(sql<number>`1`.as('one')).as('part'))
-      .select(COUNT_TOTAL)
-      .executeTakeFirstOrThrow();
-    return Number(row.total);
-  };
+  const countOf = (from: ListFrom) => countAtMost(db, from)();
 
   const [first, second, countFirst] =
     direction === 'asc'

@@ -168,23 +168,19 @@ export async function pageAnswer<T>(
 
 /**
  * `count(cap)` of a PageSource: how many rows `from` selects, counting no further than `cap`
- * (`select count(*) from (select 1 … limit cap)`). `from`: the list's query with its joins and
- * conditions, without select, order or paging.
+ * (`select count(*) from (select 1 … limit cap)`; without a cap, all of them). `from`: the list's
+ * query with its joins and conditions, without select, order or paging.
  */
 export function countAtMost(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table, any query
   db: Kysely<any>,
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table, any query
   from: SelectQueryBuilder<any, any, any>,
-): (cap: number) => Promise<number> {
+): (cap?: number) => Promise<number> {
   return async (cap) => {
+    const rows = from.select(sql<number>`1`.as('one'));
     const row = await db
-      .selectFrom(
-        from
-          .select(sql<number>`1`.as('one'))
-          .limit(cap)
-          .as('capped'),
-      )
+      .selectFrom((cap === undefined ? rows : rows.limit(cap)).as('capped'))
       .select(COUNT_TOTAL)
       .executeTakeFirstOrThrow();
     return Number(row.total);
