@@ -8,7 +8,8 @@
  *   canonical number: `0793225035`, `+41793225035`, `079 322 50 35` and `0041 79 322 50 35` all
  *   find `+41793225035`; a partial local number (`079 322`) matches its beginning;
  * - digits match anywhere in text fields, so `8050` finds the customers with zip 8050.
- * The customers' searched columns have trigram indexes on their folded value (migration 0014).
+ * The text fields are searched in one stored, folded document (server/db/search-sql.ts) with its
+ * own trigram index (`<table>_search_idx`); a text filter on one field uses that field's index.
  */
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { getCountryCallingCode } from 'libphonenumber-js';
@@ -16,6 +17,7 @@ import type { FieldModel, ResourceModel } from '../../src/schema/model.ts';
 import { DEFAULT_PHONE_REGION, PHONE_FORMAT, toE164 } from '../../src/schema/phone.ts';
 import { searchVariants, searchWords } from '../../src/schema/search.ts';
 import type { ResourceExpressionBuilder } from '../db/resource.ts';
+import { SEARCH_DOCUMENT_COLUMN, searchDocumentSql } from '../db/search-sql.ts';
 import { escapeLike } from '../http/lists.ts';
 
 /** Separators people put in phone numbers; a query of only these and digits may be a number. */
@@ -39,14 +41,15 @@ export function searchCondition(
     return field ? [field] : [];
   });
   if (words.length === 0 || fields.length === 0) return undefined;
-  const textColumns = fields.filter((field) => !isPhoneField(field)).map((field) => field.column);
   const phoneColumns = fields.filter(isPhoneField).map((field) => field.column);
+  // Every text field at once: the stored, folded search document (server/db/search-sql.ts).
+  const document = searchDocumentSql(model) ? sql.ref<string>(SEARCH_DOCUMENT_COLUMN) : undefined;
 
   const wordCondition = (word: string) =>
     eb.or([
-      ...textColumns.flatMap((column) =>
-        searchVariants(word).map((variant) => foldedContains(eb, column, variant)),
-      ),
+      ...(document
+        ? searchVariants(word).map((variant) => foldedContains(eb, document, variant))
+        : []),
       ...phoneColumns.flatMap((column) => phoneConditions(eb, column, word)),
     ]);
   const all = eb.and(words.map(wordCondition));
@@ -67,11 +70,12 @@ export function searchCondition(
  */
 export function foldedContains(
   eb: ResourceExpressionBuilder,
-  column: string,
+  column: string | Expression<string>,
   folded: string,
 ): Expression<SqlBool> {
+  // A field is folded here; the search document is stored folded.
   return eb(
-    sql`gscrm_fold(${sql.ref(column)})`,
+    typeof column === 'string' ? sql`gscrm_fold(${sql.ref(column)})` : column,
     'like',
     sql`gscrm_fold(${`%${escapeLike(folded)}%`}::text)`,
   );

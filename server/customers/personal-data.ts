@@ -23,6 +23,7 @@ import { audit } from '../auth/audit.ts';
 import type { DB, Tables } from '../db/index.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import { ApiError } from '../http/errors.ts';
+import { SEARCH_DOCUMENT_COLUMN } from '../db/search-sql.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { getStorage } from '../storage/index.ts';
 import { requireVisible } from './access.ts';
@@ -109,6 +110,12 @@ async function gather(db: DB, subject: PersonalDataSubject, person: ResourceRow)
   return gathered;
 }
 
+/** A row without what the database derives from its fields (the search document). */
+function withoutDerived(row: ResourceRow): ResourceRow {
+  const { [SEARCH_DOCUMENT_COLUMN]: _derived, ...stored } = row;
+  return stored;
+}
+
 /** A file name safe in a zip on every system. */
 const safeName = (name: string) => name.replace(/[^\p{L}\p{N}._ -]+/gu, '_').slice(0, 120);
 
@@ -160,9 +167,12 @@ export async function personalDataRoutes(app: FastifyInstance): Promise<void> {
           exported_at: new Date().toISOString(),
           subject,
           records: {
-            [TABLE[resource]]: [person],
+            [TABLE[resource]]: [withoutDerived(person)],
             ...(resource === 'customers'
-              ? { household_members: gathered.members, documents: gathered.documents }
+              ? {
+                  household_members: gathered.members.map(withoutDerived),
+                  documents: gathered.documents.map(withoutDerived),
+                }
               : {}),
           },
           files,
@@ -302,7 +312,8 @@ async function pseudonymiseRow(
 ) {
   const columns = await sql<{ column_name: string; is_nullable: string }>`
     select column_name, is_nullable from information_schema.columns
-    where table_schema = current_schema() and table_name = ${table}`.execute(trx);
+    where table_schema = current_schema() and table_name = ${table}
+      and is_generated = 'NEVER'`.execute(trx);
   const keep = new Set(['id', 'created_at', 'updated_at', 'version', 'customer_id', 'assigned_to']);
   const values: Record<string, unknown> = {};
   for (const { column_name: column, is_nullable: nullable } of columns.rows) {

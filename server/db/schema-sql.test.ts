@@ -175,6 +175,22 @@ describe('list indexes (docs/ARCHITECTURE.md, Lists at any size)', () => {
     // Phone numbers are compared as stored (E.164).
     expect(indexes.people_phone_trgm_idx).toContain('using gin ("phone" gin_trgm_ops)');
   });
+
+  it('keeps the folded search document of the text fields in a stored column, trigram-indexed', () => {
+    const { columns } = snapshot(people).tables.people;
+    expect(columns.search_document).toEqual({
+      type: 'text',
+      notNull: false,
+      generated: `coalesce(gscrm_fold("last_name"), '') || ' ' || coalesce(gscrm_fold("zip"), '')`,
+    });
+    expect(indexes.people_search_idx).toBe(
+      'create index if not exists "people_search_idx" on "people" using gin ("search_document" gin_trgm_ops)',
+    );
+    // No text field searched (phone numbers only, or nothing): no document.
+    const phones = { ...people, 'x-resource': { search: ['phone'] } } as JsonSchema;
+    expect(snapshot(phones).tables.people.columns.search_document).toBeUndefined();
+    expect(snapshot(things).tables.things.columns.search_document).toBeUndefined();
+  });
 });
 
 describe('diffSql', () => {
@@ -352,6 +368,25 @@ describe('diffSql', () => {
     expect(diffSql(before, snapshot(things))).toEqual([
       'drop index if exists "things_group_idx"',
       'create index if not exists "things_group_idx" on "things" ("group", "id")',
+    ]);
+  });
+
+  it('makes a generated column again, with its indexes, when its expression changed', () => {
+    const searched = (fields: string[]) =>
+      ({ ...things, 'x-resource': { search: fields } }) as JsonSchema;
+    const documentIndex =
+      'create index if not exists "things_search_idx" on "things" using gin ("search_document" gin_trgm_ops)';
+    expect(diffSql(snapshot(things), snapshot(searched(['name'])))).toEqual([
+      `alter table "things" add column "search_document" text generated always as (coalesce(gscrm_fold("name"), '')) stored`,
+      'create index if not exists "things_name_fold_trgm_idx" on "things" using gin (gscrm_fold("name") gin_trgm_ops)',
+      documentIndex,
+    ]);
+    // Dropping the column drops its index: the unchanged index statement runs again.
+    expect(diffSql(snapshot(searched(['name'])), snapshot(searched(['name', 'code'])))).toEqual([
+      'alter table "things" drop column if exists "search_document"',
+      `alter table "things" add column "search_document" text generated always as (coalesce(gscrm_fold("name"), '') || ' ' || coalesce(gscrm_fold("code"), '')) stored`,
+      'create index if not exists "things_code_fold_trgm_idx" on "things" using gin (gscrm_fold("code") gin_trgm_ops)',
+      documentIndex,
     ]);
   });
 

@@ -72,6 +72,7 @@ export interface CompaniesTable {
   > | null>;
   products: Generated<Jsonb<number[]> | null>;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Resource `customers` (`schemas/customers.schema.json`). */
@@ -151,6 +152,7 @@ export interface CustomersTable {
   sub_broker_id: number | null;
   info_comment: string | null;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Resource `documents` (`schemas/documents.schema.json`). */
@@ -168,6 +170,7 @@ export interface DocumentsTable {
   size_bytes: number | null;
   uploaded_by: number | null;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Resource `external-users` (`schemas/external-users.schema.json`). */
@@ -185,6 +188,7 @@ export interface ExternalUsersTable {
   note: string | null;
   user_id: number | null;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Resource `household-members` (`schemas/household-members.schema.json`). */
@@ -207,6 +211,7 @@ export interface HouseholdMembersTable {
   same_household: Generated<boolean | null>;
   linked_customer_id: number | null;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Hand-written: `server/migrations/0006_localizations.sql`. */
@@ -233,6 +238,7 @@ export interface LeadSourcesTable {
   email_to: Jsonb<{ enabled?: boolean; email?: string; bcc?: string; subject?: string }> | null;
   feedback_to: Jsonb<{ enabled?: boolean; email?: string; bcc?: string; subject?: string }> | null;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Hand-written: `server/migrations/0002_auth_core.sql`. */
@@ -256,6 +262,7 @@ export interface NotificationsTable {
   link: string | null;
   read_at: Timestamp | null;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Hand-written: `server/migrations/0009_account_tables.sql`. */
@@ -302,6 +309,7 @@ export interface ProductsTable {
   sort_order: Generated<number | null>;
   is_active: Generated<boolean | null>;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Created by the migration runner itself (not in a migration file). */
@@ -358,6 +366,7 @@ export interface SubBrokersTable {
   contact_email: string | null;
   contact_phone: string | null;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Resource `sub-product-variants` (`schemas/sub-product-variants.schema.json`). */
@@ -372,6 +381,7 @@ export interface SubProductVariantsTable {
   name_en: string | null;
   is_active: Generated<boolean | null>;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Resource `sub-products` (`schemas/sub-products.schema.json`). */
@@ -386,6 +396,7 @@ export interface SubProductsTable {
   name_en: string | null;
   is_active: Generated<boolean | null>;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Hand-written: `server/migrations/0006_localizations.sql`. */
@@ -524,6 +535,7 @@ export interface UsersTable {
   payment_type: string | null;
   registration_status: Generated<string | null>;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Every table by name: `new Kysely<Database>(…)`. */

@@ -97,6 +97,41 @@ describe('search', () => {
     expect(ids((filtered.json() as { data: Row[] }).data)).toContain(mueller.id);
   });
 
+  it('looks in a stored search document that follows every write and stays inside the database', async () => {
+    // Words are found in different fields of the same record, each word anywhere.
+    expect(ids(await search('customers', `muller ${tag}`))).toContain(mueller.id);
+    expect(ids(await search('customers', `${tag} zurich 8001`))).toContain(mueller.id);
+    // No word is found across two fields (the document joins them with a space).
+    expect(ids(await search('customers', `${tag}muller`))).not.toContain(mueller.id);
+    const other = await create('/api/customers', {
+      first_name: `Doc${tag}`,
+      last_name: 'Keller',
+      city: 'Zürich',
+    });
+    const updated = await t.request({
+      method: 'PUT',
+      url: `/api/customers/${String(other.id)}`,
+      payload: { ...other, city: 'Genève' },
+      as: ADMIN,
+    });
+    expect(updated.statusCode, updated.body).toBe(200);
+    expect(ids(await search('customers', `doc${tag} geneve`))).toEqual([other.id]);
+    expect(ids(await search('customers', `doc${tag} zurich`))).toEqual([]);
+    // Derived data: no answer carries it, the history does not record it.
+    expect(Object.keys(updated.json().data as Row)).not.toContain('search_document');
+    const listed = await search('customers', `doc${tag}`);
+    expect(Object.keys(listed[0])).not.toContain('search_document');
+    const history = await t.database.db
+      .selectFrom('audit_log')
+      .select('changes')
+      .where('resource', '=', 'customers')
+      .where('record_id', '=', String(other.id))
+      .execute();
+    expect(history.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(history)).toContain('Genève');
+    expect(JSON.stringify(history)).not.toContain('search_document');
+  });
+
   it('finds the customers of a zip code', async () => {
     const rows = await search('customers', '8050');
     expect(ids(rows)).toContain(oerlikon.id);
