@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DB } from '../db/index.ts';
+import { named } from '../db/named-statements.ts';
 import { type Principal, permissionsOf } from './permissions.ts';
 
 export interface SessionPolicy {
@@ -144,7 +145,7 @@ export async function resolveSession(
     return cached.user;
   }
   const generation = cache?.current ?? 0;
-  const row = await db
+  const lookup = db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .leftJoin('external_users as e', 'e.user_id', 'u.id')
@@ -166,7 +167,9 @@ export async function resolveSession(
     .where('s.expires_at', '>', sql<Date>`now()`)
     .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${policy.idleMinutes})`)
     .where(accountUsable)
-    .executeTakeFirst();
+    .compile();
+  // Sent on every request: prepared once per PostgreSQL connection (../db/named-statements.ts).
+  const [row] = (await db.executeQuery(named(lookup))).rows;
   if (!row) {
     cache?.delete(hash);
     return undefined;
