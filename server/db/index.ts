@@ -11,6 +11,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { extractImage, findImage } from './image.ts';
 import { PgliteWorkerClient } from './pglite-client.ts';
+import { withNamedStatements } from './named-statements.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { TYPE_PARSERS } from './type-parsers.ts';
 
@@ -295,7 +296,8 @@ export async function openPostgres(connectionString: string): Promise<Database> 
     await pool.end();
     throw new Error(`Could not connect to DATABASE_URL: ${(error as Error).message}`);
   }
-  const db: DB = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  // The statements every request sends are planned once per connection (./named-statements.ts).
+  const db: DB = new Kysely({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
   return {
     engine: 'postgres',
     db,
