@@ -3,7 +3,7 @@
  * public pages and one react-admin app per area, all sharing one i18n, data and auth provider.
  */
 import { Alert, Box, Button, CircularProgress } from '@mui/material';
-import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { startTransition, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { AdminContext, type I18nProvider, localStorageStore, Notification } from 'react-admin';
 import { createBrowserRouter, Route, RouterProvider, Routes } from 'react-router-dom';
 import { createAuthProvider } from './auth/authProvider.ts';
@@ -16,8 +16,9 @@ import { setActiveI18n } from './i18n/active.ts';
 import { createI18nProvider } from './i18n/index.ts';
 import { PUBLIC_ROUTES } from './routes.tsx';
 import { EnvStrip, ProgressBar, useGuideShortcut } from './shell/Chrome.tsx';
+import type { AreaApp as AreaAppComponent } from './shell/AreaApp.tsx';
 import { type AppEnv, isAppEnv, UI } from './shell/config.ts';
-import { preloadPage } from './shell/lazyPage.ts';
+import { lazyModule, preloadPage } from './shell/lazyPage.ts';
 import { type Area, routerPath } from './shell/paths.ts';
 import { theme } from './theme.ts';
 
@@ -26,7 +27,10 @@ import { theme } from './theme.ts';
  * area's path opens: the public pages (login first) do not download the back office.
  */
 const loadAreaApp = () => import('./shell/AreaApp.tsx');
-const AreaApp = lazy(() => loadAreaApp().then(({ AreaApp }) => ({ default: AreaApp })));
+/** Rendered at once when its code is there (no Suspense fallback and React's reveal delay). */
+const AreaApp = lazyModule<Parameters<typeof AreaAppComponent>[0]>(() =>
+  loadAreaApp().then((module) => ({ default: module.AreaApp })),
+);
 
 /**
  * The code the first screen needs, asked for while the texts load rather than after them: the
@@ -36,6 +40,7 @@ function preloadFor(pathname: string): void {
   const area = /^\/(admin|consultant)(\/|$)/.exec(pathname)?.[1] as Area | undefined;
   if (area) {
     // A failure shows when the page renders (React.lazy asks again).
+    AreaApp.preload().catch(() => undefined);
     loadAreaApp().then(
       (module) => module.preloadRoute(area, pathname),
       () => undefined,

@@ -1,6 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { installQueryTimers } from './shell/queryTimers.ts';
+
+installQueryTimers();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

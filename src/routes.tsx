@@ -41,7 +41,6 @@ import WorkIcon from '@mui/icons-material/Work';
 import MailIcon from '@mui/icons-material/MailOutline';
 import HistoryIcon from '@mui/icons-material/History';
 import QueueIcon from '@mui/icons-material/PlaylistPlay';
-import type { ComponentType, LazyExoticComponent } from 'react';
 import type { Permission } from './schema/permissions.ts';
 import { lazyPage, type PreloadablePage } from './shell/lazyPage.ts';
 import { type Area, type ViewKind, pathsOf, viewPaths } from './shell/paths.ts';
@@ -72,7 +71,7 @@ export interface RouteEntry {
   resource?: string;
   view?: ViewKind;
   /** … or a hand-written page … */
-  page?: LazyExoticComponent<ComponentType>;
+  page?: PreloadablePage;
   /** … or, until its feature lands, a placeholder naming the feature (app.coming.<feature>). */
   coming?: string;
   menu?: MenuEntry;

@@ -13,7 +13,11 @@
  *
  * Options: --runs N (5) · --root DIR (the checkout to build and start; default this one, e.g. an
  * older commit's worktree for a before/after) · --web-root DIR with --no-build (an existing build)
- * · --label TEXT (file name suffix) · --out DIR (bench/results).
+ * · --label TEXT (file name suffix) · --out DIR (bench/results) · --pages login,customers (which
+ * pages; both) · --throttling simulate|provided (Lighthouse's throttling method; the desktop
+ * preset's `simulate` by default: lantern estimates the metrics from the observed trace, `provided`
+ * reports what was observed) · --trace DIR (keeps each run's Chromium trace and Lighthouse report
+ * there, for a look at the main thread in DevTools or a script).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -51,10 +55,16 @@ const { values } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     label: { type: 'string' },
     out: { type: 'string', default: path.join(REPO, 'bench', 'results') },
+    pages: { type: 'string', default: 'login,customers' },
+    throttling: { type: 'string', default: 'simulate' },
+    trace: { type: 'string' },
   },
 });
 const RUNS = Math.max(1, Number(values.runs));
 const ROOT = path.resolve(values.root);
+const PAGES = new Set(values.pages.split(','));
+const THROTTLING = values.throttling === 'provided' ? 'provided' : 'simulate';
+const TRACE_DIR = values.trace ? path.resolve(values.trace) : undefined;
 
 const log = (message: string) => console.log(`[bench:web ${new Date().toISOString()}] ${message}`);
 
@@ -255,12 +265,20 @@ async function main() {
               logLevel: 'error',
               onlyCategories: ['performance'],
               disableStorageReset: true,
+              throttlingMethod: THROTTLING,
             },
             desktopConfig,
           );
           if (!result?.lhr) throw new Error(`Lighthouse gave no result for ${pagePath}`);
           if (!result.lhr.runtimeError) {
             lhr = result.lhr;
+            if (TRACE_DIR) {
+              fs.mkdirSync(TRACE_DIR, { recursive: true });
+              const name = `${pagePath.replace(/\W+/g, '-').replace(/^-/, '')}-${run}`;
+              const trace = (result.artifacts as { Trace?: unknown }).Trace;
+              fs.writeFileSync(path.join(TRACE_DIR, `${name}.trace.json`), JSON.stringify(trace));
+              fs.writeFileSync(path.join(TRACE_DIR, `${name}.lhr.json`), JSON.stringify(lhr));
+            }
             break;
           }
           if (attempt >= 3) throw new Error(`${pagePath}: ${result.lhr.runtimeError.message}`);
@@ -334,7 +352,9 @@ async function main() {
       };
     }
 
-    const pages = [await audit('/login', false), await audit('/admin/customers', true)];
+    const pages: PageResult[] = [];
+    if (PAGES.has('login')) pages.push(await audit('/login', false));
+    if (PAGES.has('customers')) pages.push(await audit('/admin/customers', true));
     await browser.disconnect();
 
     let commit = '';
@@ -350,7 +370,7 @@ async function main() {
       commit,
       root: ROOT,
       runs: RUNS,
-      lighthouse: 'desktop preset, performance only, cold cache, median',
+      lighthouse: `desktop preset${THROTTLING === 'provided' ? ' (throttling: provided, no simulation)' : ''}, performance only, cold cache, median`,
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, node ${process.version}`,
       // TBT is main-thread time: on a shared machine it follows the others' load; read it with this.
       loadAverage: { start: loadBefore, end: os.loadavg()[0] },

@@ -41,6 +41,7 @@ import { createAjvInstance, inputSchema, responseSchema } from '../http/validati
 import { writeTransaction } from '../audit/context.ts';
 import type { HookContext, WriteContext } from './hooks.ts';
 import { filterConditions, type ListQuery, listQuerySchema, testsText } from './list.ts';
+import { prefetchMetaSchema, withPrefetched, withPrefetchParam } from './prefetch.ts';
 import { type ReferenceSort, referenceSortedRows } from './reference-sort.ts';
 import {
   hasLabelCollation,
@@ -314,8 +315,12 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
       schema: {
         tags,
         summary: `List ${title} records`,
-        querystring: withLabelSort(model, listQuerySchema(model)),
-        response: { 200: listSchema(record) },
+        querystring: withPrefetchParam(
+          model,
+          app.models,
+          withLabelSort(model, listQuerySchema(model)),
+        ),
+        response: { 200: listSchema(record, prefetchMetaSchema(model, app.models)) },
       },
     },
     async (request) => {
@@ -342,7 +347,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
       const keyset = keysetOf(query, direction, request.principal?.id);
       const ordered = <Q extends OrderedQuery<Q>>(from: Q): Q =>
         keys.reduce((rows, key) => rows.orderBy(key, direction), from);
-      return pageAnswer(query, {
+      const answer = await pageAnswer(query, {
         rows: async (limit, offset) => {
           if (reference) {
             return referenceSortedRows(
@@ -402,6 +407,8 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
           : undefined,
         cap: testsText(model, query) ? TEXT_COUNT_CAP : undefined,
       });
+      // `_prefetch`: the records the page's reference columns name, as getMany answers them.
+      return withPrefetched(app, request, model, answer);
     },
   );
 

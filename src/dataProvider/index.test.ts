@@ -103,6 +103,42 @@ describe('getList', () => {
     expect(await provider().getList('customers', { filter: {} })).toEqual({ data: [], total: 3 });
   });
 
+  it('asks for meta.prefetch and hands the prefetched records on camelCased, by resource', async () => {
+    const seen = respond({
+      data: [{ id: 1, assigned_to: 4, lead_source: 2 }],
+      meta: {
+        total: 1,
+        total_exact: true,
+        prefetched: {
+          users: [{ id: 4, first_name: 'Sara' }],
+          'lead-sources': [{ id: 2, name_de: 'Messe' }],
+        },
+      },
+    });
+    const result = await provider().getList('customers', {
+      pagination: { page: 1, perPage: 25 },
+      filter: {},
+      meta: { prefetch: ['assignedTo', 'leadSource'] },
+    });
+    expect(seen[0].url.search).toBe(
+      '?page=1&per_page=25&_prefetch=assigned_to&_prefetch=lead_source',
+    );
+    expect(result).toEqual({
+      data: [{ id: 1, assignedTo: 4, leadSource: 2 }],
+      total: 1,
+      meta: {
+        prefetched: {
+          users: [{ id: 4, firstName: 'Sara' }],
+          'lead-sources': [{ id: 2, nameDe: 'Messe' }],
+        },
+      },
+    });
+    // Without meta.prefetch: no parameter, and the answer as before.
+    const plain = respond(listAnswer([]));
+    await provider().getList('customers', { filter: {}, meta: { other: true } });
+    expect(plain[0].url.search).toBe('');
+  });
+
   it('sends no pagination nor sort when react-admin gives none', async () => {
     const seen = respond(listAnswer([]));
     await provider().getList('companies', { filter: { isPartner: true } });

@@ -45,6 +45,12 @@
  * with status 0. An answer without `data` (or a list without `meta.total`) throws an Error that
  * names the method, the resource and what is missing.
  *
+ * Prefetch (server/crud/prefetch.ts): a getList whose `meta.prefetch` names reference fields
+ * (`{ meta: { prefetch: ['assignedTo'] } }`, what a list with reference columns asks) sends
+ * `_prefetch=assigned_to` for each; the answer's `meta.prefetched` (`{ users: [...] }`, the records
+ * the page names, as the user's getMany would answer them) is handed to react-admin camelCased as
+ * `meta.prefetched`, which puts them in its query cache: the reference cells render with the rows.
+ *
  * Totals (server/http/lists.ts): a list whose total is exact (`total_exact` true, or absent as from
  * older servers) answers `{ data, total }`. Beyond the server's cap it answers react-admin's partial
  * pagination, `{ data, pageInfo: { hasNextPage, hasPreviousPage }, meta: { total, totalEstimate } }`
@@ -145,6 +151,26 @@ function appendFilter(query: URLSearchParams, key: string, value: unknown): void
   }
 }
 
+/** The reference fields a getList asks to have prefetched (`meta.prefetch`), if any. */
+function prefetchOf(meta: unknown): string[] {
+  const prefetch = isPlainObject(meta) ? meta.prefetch : undefined;
+  return Array.isArray(prefetch)
+    ? prefetch.filter((field): field is string => typeof field === 'string' && field !== '')
+    : [];
+}
+
+/** `meta.prefetched` of an answer, each resource's records camelCased (its keys are names). */
+function prefetchedOf(json: unknown): Record<string, RaRecord[]> | undefined {
+  const meta = isPlainObject(json) ? json.meta : undefined;
+  const prefetched = isPlainObject(meta) ? meta.prefetched : undefined;
+  if (!isPlainObject(prefetched)) return undefined;
+  return Object.fromEntries(
+    Object.entries(prefetched)
+      .filter((entry): entry is [string, unknown[]] => Array.isArray(entry[1]))
+      .map(([resource, records]) => [resource, toCamelDeep(records) as RaRecord[]]),
+  );
+}
+
 /** The query string of a list: pagination, sort, search and filters, in that order. */
 export function listQuery(params: {
   pagination?: Pagination;
@@ -235,10 +261,16 @@ export function createDataProvider(options: DataProviderOptions = {}): DataProvi
       resource: string,
       params: Parameters<DataProvider['getList']>[1],
     ) => {
-      const url = resourcePath(resource, undefined, listQuery(params));
+      const query = listQuery(params);
+      for (const field of prefetchOf(params.meta))
+        query.append('_prefetch', camelPathToSnake(field));
+      const url = resourcePath(resource, undefined, query);
       const json = await send('GET', url, { signal: params.signal });
       const { data, ...rest } = listOf(json, 'getList', resource);
-      return { data: data as RecordType[], ...rest };
+      const prefetched = prefetchedOf(json);
+      if (!prefetched) return { data: data as RecordType[], ...rest };
+      const meta = 'meta' in rest ? rest.meta : {};
+      return { data: data as RecordType[], ...rest, meta: { ...meta, prefetched } };
     },
 
     getOne: async <RecordType extends RaRecord>(

@@ -3,7 +3,8 @@
  * its kind (src/schema/model.ts) and its x- hints; nothing here names a resource or a field.
  */
 import { Box, Chip, Stack, Typography } from '@mui/material';
-import type { ReactElement } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactElement, useMemo } from 'react';
 import {
   ArrayField,
   BooleanField,
@@ -11,6 +12,7 @@ import {
   EmailField,
   FunctionField,
   type Identifier,
+  type RaRecord,
   ImageField,
   Labeled,
   ReferenceArrayField,
@@ -18,6 +20,7 @@ import {
   SelectField,
   TextField,
   UrlField,
+  useRecordContext,
   useTranslate,
 } from 'react-admin';
 import { LocalizedDateField, SwissNumberField } from '../i18n/components.tsx';
@@ -36,6 +39,28 @@ interface FieldOptions {
 }
 
 /**
+ * The referenced record when react-admin already holds it (`getOne` cache: a list's
+ * `meta.prefetched`, a list or page shown before), as the starting data of the reference's query:
+ * the cell renders with its row and asks the server only once the record is stale (the app's
+ * staleTime), as react-admin's `getOne` would.
+ */
+function useCachedReference(reference: string, source: string) {
+  const record = useRecordContext();
+  const queryClient = useQueryClient();
+  const id: unknown = record?.[source];
+  return useMemo(() => {
+    if (id === undefined || id === null || id === '') return undefined;
+    const key = [reference, 'getOne', { id: String(id) }];
+    const cached = queryClient.getQueryData<RaRecord>(key);
+    if (!cached) return undefined;
+    return {
+      initialData: [cached],
+      initialDataUpdatedAt: queryClient.getQueryState(key)?.dataUpdatedAt,
+    };
+  }, [id, queryClient, reference]);
+}
+
+/**
  * A reference that links to the referenced record's page in the current area — its show page, else
  * its edit page — and is plain text where the area has neither (e.g. a consultant's lead source).
  */
@@ -46,13 +71,14 @@ function AreaReferenceField(props: {
   reference: string;
 }) {
   const area = useArea();
+  const queryOptions = useCachedReference(props.reference, props.source);
   const link = (record: { id: Identifier }, reference: string) => {
     const path =
       resourceRoute(area, reference, 'show', record.id) ??
       resourceRoute(area, reference, 'edit', record.id);
     return path ? `/${area}/${path}` : false;
   };
-  return <ReferenceField {...props} link={link} />;
+  return <ReferenceField {...props} link={link} queryOptions={queryOptions} />;
 }
 
 /** Chips of an enum list (e.g. insurance types, visible roles). */
@@ -235,6 +261,15 @@ function TranslatedValueField({
 }
 
 /** Columns of the generated list: the x-list fields, or the first few scalars when none is marked. */
+/**
+ * The getList `meta` of a list showing these fields: its reference columns' records are sent with
+ * the page (src/dataProvider/index.ts `meta.prefetch`); none when it shows no reference.
+ */
+export function prefetchMeta(fields: FieldModel[]): { prefetch: string[] } | undefined {
+  const prefetch = fields.filter((field) => field.kind === 'reference').map((field) => field.name);
+  return prefetch.length > 0 ? { prefetch } : undefined;
+}
+
 export function listFields(model: ResourceModel): FieldModel[] {
   const marked = model.fields.filter((field) => field.list);
   return marked.length > 0 ? marked : model.fields.filter((field) => field.sortable).slice(0, 6);

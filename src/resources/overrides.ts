@@ -4,14 +4,10 @@
  * field list. Example:
  *   customers: { show: lazyPage(() => import('../custom/customers/CustomerShow.tsx')) },
  */
-import type { ComponentType, LazyExoticComponent } from 'react';
-import { lazyPage } from '../shell/lazyPage.ts';
+import { lazyPage, type PreloadablePage } from '../shell/lazyPage.ts';
 import type { ViewKind } from '../shell/paths.ts';
 
-export const OVERRIDES: Record<
-  string,
-  Partial<Record<ViewKind, LazyExoticComponent<ComponentType>>>
-> = {
+export const OVERRIDES: Record<string, Partial<Record<ViewKind, PreloadablePage>>> = {
   users: {
     list: lazyPage(() => import('../custom/account/users/UserList.tsx')),
     edit: lazyPage(() => import('../custom/account/users/UserForm.tsx')),

@@ -2,16 +2,15 @@
  * Views of every schema resource: generic ones, lazily loaded, unless a resource overrides one of
  * them in ./overrides.ts.
  */
-import type { ComponentType, LazyExoticComponent } from 'react';
 import { Resource } from 'react-admin';
 import type { ResourceModel } from '../schema/model.ts';
 import { representRecord } from './labels.ts';
-import { lazyPage } from '../shell/lazyPage.ts';
+import { lazyPage, type PreloadablePage } from '../shell/lazyPage.ts';
 import type { ViewKind } from '../shell/paths.ts';
 import { OVERRIDES } from './overrides.ts';
 import { MODELS } from './registry.ts';
 
-const GENERIC: Record<ViewKind, LazyExoticComponent<ComponentType>> = {
+const GENERIC: Record<ViewKind, PreloadablePage> = {
   list: lazyPage(() => import('./views.tsx').then((module) => ({ default: module.GenericList }))),
   show: lazyPage(() => import('./views.tsx').then((module) => ({ default: module.GenericShow }))),
   edit: lazyPage(() => import('./views.tsx').then((module) => ({ default: module.GenericEdit }))),

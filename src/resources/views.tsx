@@ -27,7 +27,7 @@ import { pageSizeFor } from '../auth/session.ts';
 import { useArea } from '../shell/area.ts';
 import type { ResourceModel } from '../schema/model.ts';
 import { ConflictGuard } from './conflict/ConflictGuard.tsx';
-import { fieldFor, listFields } from './fields.tsx';
+import { fieldFor, listFields, prefetchMeta } from './fields.tsx';
 import { SimpleForm } from './forms/forms.tsx';
 import { filtersFor, inputFor } from './inputs.tsx';
 import { type Navigation, navigationOf } from './navigation.ts';
@@ -50,7 +50,12 @@ export function GenericList() {
   const navigation = useNavigation(model);
   const sort = model.resource.defaultSort ?? { field: 'id', order: 'ASC' as const };
   return (
-    <List filters={filtersFor(model)} sort={sort} perPage={pageSizeFor(model.name)}>
+    <List
+      filters={filtersFor(model)}
+      sort={sort}
+      perPage={pageSizeFor(model.name)}
+      queryOptions={{ meta: prefetchMeta(listFields(model)) }}
+    >
       <Datagrid rowClick={(id) => navigation.rowLink(id)} bulkActionButtons={false}>
         {listFields(model).map((field) => fieldFor(model, field, { inList: true }))}
         <EditLink navigation={navigation} />

@@ -20,7 +20,7 @@ import {
 } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { getStoredUser } from '../../auth/session.ts';
-import { fieldFor, listFields } from '../../resources/fields.tsx';
+import { fieldFor, listFields, prefetchMeta } from '../../resources/fields.tsx';
 import { ReferencePicker } from '../../resources/inputs.tsx';
 import { fieldLabelKey } from '../../schema/labels.ts';
 import type { ApiRecord } from '../../resources/records.ts';
@@ -140,6 +140,8 @@ export default function CustomerList() {
       filters={filters()}
       sort={{ field: 'createdAt', order: 'DESC' }}
       perPage={pageSizeFor('customers')}
+      // The reference columns' records come with the page (no request per referenced resource).
+      queryOptions={{ meta: prefetchMeta(columns) }}
       actions={<ListActions />}
     >
       <Datagrid

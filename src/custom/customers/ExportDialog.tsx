@@ -37,10 +37,12 @@ export function ExportButton() {
   const [until, setUntil] = useState('');
   const [sources, setSources] = useState<number[]>([]);
   const [busy, setBusy] = useState(false);
-  const { data: leadSources = [] } = useGetList<ApiRecord<'lead-sources'>>('lead-sources', {
-    pagination: { page: 1, perPage: 200 },
-    sort: { field: 'id', order: 'ASC' },
-  });
+  // Asked for when the dialog opens, not with the list the button stands on.
+  const { data: leadSources = [] } = useGetList<ApiRecord<'lead-sources'>>(
+    'lead-sources',
+    { pagination: { page: 1, perPage: 200 }, sort: { field: 'id', order: 'ASC' } },
+    { enabled: open },
+  );
   const invalid = Boolean(from && until && from > until);
 
   const run = async () => {
