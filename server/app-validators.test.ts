@@ -1,10 +1,10 @@
 /**
- * The request validators of buildApp (routeValidators in app.ts): one per distinct schema, and in
- * the server's lazy mode compiled at first use or by the warm-up after listening, answering as
- * the eagerly compiled ones do.
+ * The request validators and response serializers of buildApp (routeValidators, routeSerializers
+ * in app.ts): one per distinct schema, and in the server's lazy mode compiled at first use or by
+ * the warm-up after listening, answering as the eagerly compiled ones do.
  */
 import { describe, expect, it } from 'vitest';
-import { routeValidators } from './app.ts';
+import { routeSerializers, routeValidators } from './app.ts';
 
 const schema = {
   type: 'object',
@@ -72,5 +72,47 @@ describe('route validators', () => {
     expect(logged[0]).toMatch(/GET \/api\/things querystring does not compile/);
     expect(() => run(broken, {})).toThrow();
     expect(run(fine, { page: 1 }).valid).toBe(true);
+  });
+});
+
+describe('route serializers', () => {
+  const response = {
+    type: 'object',
+    properties: { id: { type: 'integer' }, name: { type: 'string' }, tags: { type: 'array' } },
+  };
+  const routeOf = (schema: object, url = '/api/things') => ({
+    schema: structuredClone(schema),
+    method: 'GET',
+    url,
+    httpStatus: '200',
+  });
+
+  it('lazy ones write what eager ones write, one per distinct schema', () => {
+    const eager = routeSerializers(false).buildSerializer(undefined, undefined);
+    const lazy = routeSerializers(true).buildSerializer(undefined, undefined);
+    const data = { id: 7, name: 'Zoë "quoted"', tags: ['a', 1], secret: 'not in the schema' };
+    const written = eager(routeOf(response))(data);
+    expect(JSON.parse(written)).toEqual({ id: 7, name: 'Zoë "quoted"', tags: ['a', 1] });
+    expect(lazy(routeOf(response))(data)).toBe(written);
+    expect(lazy(routeOf(response, '/api/others'))).toBe(lazy(routeOf(response)));
+  });
+
+  it('lazy: compiled by the warm-up; a schema it refuses is reported', async () => {
+    const { buildSerializer, warmUp } = routeSerializers(true);
+    const compile = buildSerializer(undefined, undefined);
+    const broken = compile(routeOf({ type: 'object', properties: { a: { $ref: '#/nowhere' } } }));
+    const fine = compile(routeOf(response));
+    const logged: string[] = [];
+    const original = console.error;
+    console.error = (message: string) => logged.push(message);
+    try {
+      await warmUp();
+    } finally {
+      console.error = original;
+    }
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/GET \/api\/things 200 does not compile/);
+    expect(() => broken({ a: 1 })).toThrow();
+    expect(fine({ id: 1 })).toBe('{"id":1}');
   });
 });

@@ -5,8 +5,13 @@
  * registered with one line below: its routes, and the hooks of the resources it owns
  * (`app.resourceHooks`). See docs/ARCHITECTURE.md §2.
  */
+import { createRequire } from 'node:module';
 import type { AnySchema } from 'ajv';
-import Fastify, { type FastifyInstance, type FastifySchemaCompiler } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifySchemaCompiler,
+  type FastifyServerOptions,
+} from 'fastify';
 import type { ResourceModel } from '../src/schema/model.ts';
 import { accessControl } from './access/control.ts';
 import account from './account/index.ts';
@@ -51,10 +56,17 @@ export interface AppOptions {
   /** Background jobs: `work` runs the workers here (the server process; off in API tests). */
   jobs?: JobsOptions;
   /**
-   * Compile the request validators at first use and right after listening, not while building
-   * (the server's start; see routeValidators). Default false: every schema compiled up front.
+   * Compile the request validators and the response serializers at first use and right after
+   * listening, not while building (the server's start; see routeValidators, routeSerializers).
+   * Default false: every schema compiled up front.
    */
   lazyValidators?: boolean;
+  /**
+   * How long one feature may take to register (Fastify's `pluginTimeout`, default 10 s). The
+   * server builds the app while its database opens and migrates (server/main.ts), and features
+   * that ask the database while registering wait for that: a first start may take longer.
+   */
+  pluginTimeout?: number;
 }
 
 /** A compiled validator as SchemaCompiler makes it (server/http/validation.ts). */
@@ -138,6 +150,92 @@ function lazyValidator(
   return checked as unknown as Validator;
 }
 
+/** A response serializer as Fastify's default compiler (fast-json-stringify) makes it. */
+type Serializer = (data: unknown) => string;
+/** Fastify's `schemaController.compilersFactory.buildSerializer`. */
+type SerializerFactory = NonNullable<
+  NonNullable<
+    NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+  >['buildSerializer']
+>;
+
+/**
+ * Fastify's own serializer factory (@fastify/fast-json-stringify-compiler), found beside the
+ * Fastify the server runs on: what Fastify uses when given none.
+ */
+function defaultSerializerFactory(): SerializerFactory {
+  const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
+  const compiler = fromFastify('@fastify/fast-json-stringify-compiler') as {
+    SerializerSelector: () => SerializerFactory;
+  };
+  return compiler.SerializerSelector();
+}
+
+/**
+ * The response serializers of the routes: Fastify's own (fast-json-stringify), one per distinct
+ * response schema. Compiling them takes about 0.3 s of a start; `lazy` (the server) compiles each
+ * at its first use instead, and the others right after listening (`warmUp`), as routeValidators
+ * does with the request validators. A schema fast-json-stringify refuses is then reported on the
+ * console at start-up, and answers 500 if a request reaches it first; without `lazy` (the tests)
+ * it stops the build.
+ */
+export function routeSerializers(lazy: boolean) {
+  const pending = new Set<{ compile: () => Serializer; route: string }>();
+  const defaults = defaultSerializerFactory();
+
+  const buildSerializer: SerializerFactory = (externalSchemas, serializerOptions) => {
+    const compileWith = defaults(externalSchemas, serializerOptions);
+    const distinct = new Map<string, Serializer>();
+    return (route) => {
+      const text = plainJson(route.schema);
+      const known = text === undefined ? undefined : distinct.get(text);
+      if (known) return known;
+      const compileNow = () => compileWith(route) as Serializer;
+      const serializer = lazy
+        ? lazySerializer(compileNow, pending, `${route.method} ${route.url} ${route.httpStatus}`)
+        : compileNow();
+      if (text !== undefined) distinct.set(text, serializer);
+      return serializer;
+    };
+  };
+
+  /** Compiles the serializers no answer has needed yet, yielding to requests between them. */
+  const warmUp = async (): Promise<void> => {
+    for (const entry of [...pending]) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!pending.has(entry)) continue;
+      try {
+        entry.compile();
+      } catch (error) {
+        console.error(
+          `The response schema of ${entry.route} does not compile: ${(error as Error).message}`,
+        );
+      }
+    }
+  };
+  return { buildSerializer, warmUp };
+}
+
+function lazySerializer(
+  compileNow: () => Serializer,
+  pending: Set<{ compile: () => Serializer; route: string }>,
+  route: string,
+): Serializer {
+  let inner: Serializer | undefined;
+  const entry = {
+    route,
+    compile: () => {
+      if (!inner) {
+        pending.delete(entry);
+        inner = compileNow();
+      }
+      return inner;
+    },
+  };
+  pending.add(entry);
+  return (data) => (inner ?? entry.compile())(data);
+}
+
 /** The schema as JSON text, or undefined when it holds anything JSON would not keep whole. */
 function plainJson(schema: unknown): string | undefined {
   let plain = true;
@@ -155,11 +253,15 @@ function plainJson(schema: unknown): string | undefined {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const lazy = options.lazyValidators ?? false;
+  const serializers = routeSerializers(lazy);
   const app = Fastify({
     logger: options.logger ? { level: process.env.LOG_LEVEL ?? 'info' } : false,
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(parseTrustProxy(process.env.TRUST_PROXY)),
     frameworkErrors,
+    ...(options.pluginTimeout === undefined ? {} : { pluginTimeout: options.pluginTimeout }),
+    schemaController: { compilersFactory: { buildSerializer: serializers.buildSerializer } },
   });
   app.decorate('db', options.database.db);
   app.decorate('database', options.database);
@@ -167,11 +269,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('resourceHooks', new ResourceHookRegistry());
   app.addHook('onReady', async () => app.resourceHooks.seal(app.models));
 
-  const validators = routeValidators(options.lazyValidators ?? false);
+  const validators = routeValidators(lazy);
   app.setValidatorCompiler(validators.compiler);
-  if (options.lazyValidators)
+  if (lazy)
     app.addHook('onListen', async () => {
-      setImmediate(() => void validators.warmUp());
+      setImmediate(() => void validators.warmUp().then(serializers.warmUp));
     });
   installErrorHandler(app);
   await app.register(security); // server/http/security.ts: headers on every answer, before access
@@ -180,16 +282,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   accessControl(app, { policy }); // server/access/control.ts
   await installOpenApi(app);
 
-  // Features: one line each.
+  // Features: one line each. Those that need no database while they register come first: the
+  // server builds the app while its database opens (server/main.ts), and the job queue's start
+  // waits for the database.
   await app.register(system, { appEnv: options.appEnv });
   await app.register(auth, { policy, throttle: options.throttle ?? DEFAULT_THROTTLE });
-  await app.register(jobs, options.jobs ?? {}); // before the features that send jobs
-  await app.register(mail);
   await app.register(account);
   await app.register(i18n);
   await app.register(crud);
   await app.register(customers);
   await app.register(notifications);
+  await app.register(jobs, options.jobs ?? {}); // before the features that define jobs
+  await app.register(mail);
   await app.register(audit);
   await app.register(web, { webRoot: options.webRoot });
   return app;

@@ -65,7 +65,48 @@ function startWorker(init: WorkerInit): Worker {
   return new Worker(bootstrap, { eval: true, workerData: init });
 }
 
-export class PgliteWorkerClient {
+/** What the rest of the server uses of a client: PgliteWorkerClient, or a gated view of one. */
+export interface PgliteWorkerApi {
+  query<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult & { rows: R[] }>;
+  exec(sql: string): Promise<WorkerAnswers['exec']>;
+  listen(channel: string, listener: (payload: string) => void): Promise<void>;
+  dump(): Promise<Uint8Array>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  readonly closed: boolean;
+}
+
+/**
+ * A view of a client still starting: every request waits until the client is there and `gate`
+ * has opened, then goes to it (straight to it once both are). server/main.ts builds the app on
+ * such a view while PGlite opens in its thread, and opens the gate once the database is migrated,
+ * so nothing of the app reaches the database before. A failed start fails every request.
+ */
+export function gatedClient(
+  client: Promise<PgliteWorkerApi>,
+  gate: Promise<unknown>,
+): PgliteWorkerApi {
+  let open: PgliteWorkerApi | undefined;
+  const opening = Promise.all([client, gate]).then(([ready]) => (open = ready));
+  // Reported by the requests that wait for it (and by whoever awaits the start itself).
+  opening.catch(() => {});
+  const via = <T>(send: (ready: PgliteWorkerApi) => Promise<T>): Promise<T> =>
+    open ? send(open) : opening.then(send);
+  return {
+    query: <R>(sql: string, params?: readonly unknown[]) =>
+      via((ready) => ready.query<R>(sql, params)),
+    exec: (sql) => via((ready) => ready.exec(sql)),
+    listen: (channel, listener) => via((ready) => ready.listen(channel, listener)),
+    dump: () => via((ready) => ready.dump()),
+    ping: () => via((ready) => ready.ping()),
+    close: () => via((ready) => ready.close()),
+    get closed() {
+      return open?.closed ?? false;
+    },
+  };
+}
+
+export class PgliteWorkerClient implements PgliteWorkerApi {
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Map<string, ((payload: string) => void)[]>();
   private nextId = 1;

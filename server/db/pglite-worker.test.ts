@@ -8,7 +8,12 @@
 import { Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findImage } from './image.ts';
-import { PgliteWorkerClient, PgliteWorkerStoppedError } from './pglite-client.ts';
+import {
+  gatedClient,
+  PgliteWorkerClient,
+  type PgliteWorkerApi,
+  PgliteWorkerStoppedError,
+} from './pglite-client.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 
 type AnyDB = Kysely<Record<string, Record<string, unknown>>>;
@@ -152,4 +157,56 @@ describe('the end of a worker', () => {
     await expect(client.ping()).rejects.toBeInstanceOf(PgliteWorkerStoppedError);
     await db.destroy();
   }, 120_000);
+});
+
+describe('a gated view of a starting client (server/main.ts builds the app on one)', () => {
+  /** A stand-in for the worker's client that records the requests it got. */
+  function fakeClient(got: string[]): PgliteWorkerApi {
+    return {
+      query: async <R>(text: string) => {
+        got.push(text);
+        return { rows: [] as R[] };
+      },
+      exec: async (text) => {
+        got.push(text);
+        return [];
+      },
+      listen: async (channel) => void got.push(`listen ${channel}`),
+      dump: async () => new Uint8Array(),
+      ping: async () => void got.push('ping'),
+      close: async () => void got.push('close'),
+      closed: false,
+    };
+  }
+
+  it('lets no request through before the client is there and the gate is open, all after', async () => {
+    const got: string[] = [];
+    let started!: (client: PgliteWorkerApi) => void;
+    let open!: () => void;
+    const client = new Promise<PgliteWorkerApi>((resolve) => (started = resolve));
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const view = gatedClient(client, gate);
+    const db: AnyDB = new Kysely({ dialect: new PGliteDialect(view) });
+    const answers = Promise.all([
+      sql`select 1`.execute(db),
+      view.exec('select 2'),
+      view.listen('changes', () => {}),
+    ]);
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+    started(fakeClient(got));
+    await tick();
+    expect(got).toEqual([]);
+    expect(view.closed).toBe(false);
+    open();
+    await answers;
+    expect(got.sort()).toEqual(['listen changes', 'select 1', 'select 2']);
+    await view.ping();
+    expect(got).toContain('ping');
+  });
+
+  it('fails every request when the start fails', async () => {
+    const view = gatedClient(Promise.reject(new Error('no database')), Promise.resolve());
+    await expect(view.query('select 1')).rejects.toThrow('no database');
+    await expect(view.ping()).rejects.toThrow('no database');
+  });
 });
