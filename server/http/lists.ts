@@ -110,6 +110,16 @@ export const COUNT_TOTAL = sql<number>`count(*)`.as('total');
  */
 export interface PageSource<T> {
   rows: (limit: number, offset: number) => Promise<T[]>;
+  /**
+   * Instead of `rows`, where a count is most likely wanted (a search, a filter): the rows and, in
+   * the same statement, the count no further than `cap` (undefined when no row came back). One
+   * round trip instead of two.
+   */
+  rowsCounted?: (
+    limit: number,
+    offset: number,
+    cap: number,
+  ) => Promise<{ rows: T[]; count: number | undefined }>;
   count: (cap: number) => Promise<number>;
   estimate?: () => Promise<number | undefined>;
   /** Count no further than this (default COUNT_CAP): lower where each row costs to test. */
@@ -135,15 +145,21 @@ export async function pageAnswer<T>(
 ): Promise<{ data: T[]; meta: ListMeta }> {
   const size = query.per_page;
   const offset = offsetOf(query);
-  const fetched = await source.rows(size + 1, offset);
+  const cap = source.cap ?? COUNT_CAP;
+  let fetched: T[];
+  let countedWith: number | undefined;
+  if (source.rowsCounted) {
+    ({ rows: fetched, count: countedWith } = await source.rowsCounted(size + 1, offset, cap + 1));
+  } else {
+    fetched = await source.rows(size + 1, offset);
+  }
   const hasNext = fetched.length > size;
   const data = hasNext ? fetched.slice(0, size) : fetched;
   // The last page (or the only one) tells the total: no count needed.
   if (!hasNext && (data.length > 0 || offset === 0)) {
     return { data, meta: listMeta(query.page, size, offset + data.length) };
   }
-  const cap = source.cap ?? COUNT_CAP;
-  const counted = await source.count(cap + 1);
+  const counted = countedWith ?? (await source.count(cap + 1));
   if (counted <= cap) return { data, meta: listMeta(query.page, size, counted) };
   const seen = offset + data.length + (hasNext ? 1 : 0);
   const estimate = await source.estimate?.();
@@ -178,13 +194,35 @@ export function countAtMost(
   from: SelectQueryBuilder<any, any, any>,
 ): (cap?: number) => Promise<number> {
   return async (cap) => {
-    const rows = from.select(sql<number>`1`.as('one'));
-    const row = await db
-      .selectFrom((cap === undefined ? rows : rows.limit(cap)).as('capped'))
-      .select(COUNT_TOTAL)
-      .executeTakeFirstOrThrow();
+    const row = await countQuery(db, from, cap).executeTakeFirstOrThrow();
     return Number(row.total);
   };
+}
+
+/** `select count(*) as total from (select 1 … limit cap)`: countAtMost's statement. */
+export function countQuery(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table, any query
+  db: Kysely<any>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table, any query
+  from: SelectQueryBuilder<any, any, any>,
+  cap?: number,
+) {
+  const rows = from.select(sql<number>`1`.as('one'));
+  return db
+    .selectFrom((cap === undefined ? rows : rows.limit(cap)).as('capped'))
+    .select(COUNT_TOTAL);
+}
+
+/** The column a page's rows carry their capped count in (`rowsCounted`), taken off again. */
+export const PAGE_TOTAL = 'gscrm_page_total';
+
+/** The rows of a `rowsCounted` statement without PAGE_TOTAL, and the count they carried. */
+export function takeCount<T extends Record<string, unknown>>(
+  rows: T[],
+): { rows: T[]; count: number | undefined } {
+  const count = rows.length > 0 ? Number(rows[0][PAGE_TOTAL]) : undefined;
+  for (const row of rows) delete row[PAGE_TOTAL];
+  return { rows, count };
 }
 
 /**
