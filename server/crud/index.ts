@@ -30,9 +30,12 @@ import { type ResourceRow, type ResourceTables, resourceDb } from '../db/resourc
 import { assertNoErrors, notFound } from '../http/errors.ts';
 import {
   countAtMost,
+  countQuery,
   dataSchema,
   listSchema,
+  PAGE_TOTAL,
   pageAnswer,
+  takeCount,
   tableEstimate,
   TEXT_COUNT_CAP,
 } from '../http/lists.ts';
@@ -41,7 +44,6 @@ import { createAjvInstance, inputSchema, responseSchema } from '../http/validati
 import { writeTransaction } from '../audit/context.ts';
 import type { HookContext, WriteContext } from './hooks.ts';
 import { filterConditions, type ListQuery, listQuerySchema, testsText } from './list.ts';
-import { prefetchMetaSchema, withPrefetched, withPrefetchParam } from './prefetch.ts';
 import { type ReferenceSort, referenceSortedRows } from './reference-sort.ts';
 import {
   hasLabelCollation,
@@ -315,12 +317,8 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
       schema: {
         tags,
         summary: `List ${title} records`,
-        querystring: withPrefetchParam(
-          model,
-          app.models,
-          withLabelSort(model, listQuerySchema(model)),
-        ),
-        response: { 200: listSchema(record, prefetchMetaSchema(model, app.models)) },
+        querystring: withLabelSort(model, listQuerySchema(model)),
+        response: { 200: listSchema(record) },
       },
     },
     async (request) => {
@@ -347,47 +345,63 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
       const keyset = keysetOf(query, direction, request.principal?.id);
       const ordered = <Q extends OrderedQuery<Q>>(from: Q): Q =>
         keys.reduce((rows, key) => rows.orderBy(key, direction), from);
-      const answer = await pageAnswer(query, {
-        rows: async (limit, offset) => {
-          if (reference) {
-            return referenceSortedRows(
-              { ...reference, db: resources, model, direction, matching },
-              limit,
-              offset,
-            );
-          }
-          const deep = offset >= DEFERRED_JOIN_FROM;
-          const start = deep && keyset ? pageStarts.get(keyset.page(query.page)) : undefined;
-          let found: ResourceRow[];
-          if (keyset && start && start.until > Date.now()) {
-            // A page whose first record is known: from there on the sort's index (keyset).
-            found = await ordered(matching().selectAll().where(keyset.from(start.key)))
-              .limit(limit)
-              .execute();
-          } else if (!deep) {
-            found = await ordered(matching().selectAll()).limit(limit).offset(offset).execute();
-          } else {
-            // A deep page: the ids skipped over come from the sort's index alone (no whole rows
-            // read and thrown away), then the page's rows are read by id.
-            const page = ordered(
-              matching().select(sql<number>`${sql.ref(`${model.table}.id`)}`.as('id')),
-            )
-              .limit(limit)
-              .offset(offset)
-              .as('page');
-            found = await ordered(
-              resources
-                .selectFrom(model.table)
-                .innerJoin(page, 'page.id', `${model.table}.id`)
-                .selectAll(model.table),
-            ).execute();
-          }
-          if (keyset && offset + query.per_page >= DEFERRED_JOIN_FROM) {
-            rememberStart(keyset.page(query.page), found[0], keyset.column);
-            rememberStart(keyset.page(query.page + 1), found[query.per_page], keyset.column);
-          }
-          return found;
-        },
+      const rows = async (limit: number, offset: number): Promise<ResourceRow[]> => {
+        if (reference) {
+          return referenceSortedRows(
+            { ...reference, db: resources, model, direction, matching },
+            limit,
+            offset,
+          );
+        }
+        const deep = offset >= DEFERRED_JOIN_FROM;
+        const start = deep && keyset ? pageStarts.get(keyset.page(query.page)) : undefined;
+        let found: ResourceRow[];
+        if (keyset && start && start.until > Date.now()) {
+          // A page whose first record is known: from there on the sort's index (keyset).
+          found = await ordered(matching().selectAll().where(keyset.from(start.key)))
+            .limit(limit)
+            .execute();
+        } else if (!deep) {
+          found = await ordered(matching().selectAll()).limit(limit).offset(offset).execute();
+        } else {
+          // A deep page: the ids skipped over come from the sort's index alone (no whole rows
+          // read and thrown away), then the page's rows are read by id.
+          const page = ordered(
+            matching().select(sql<number>`${sql.ref(`${model.table}.id`)}`.as('id')),
+          )
+            .limit(limit)
+            .offset(offset)
+            .as('page');
+          found = await ordered(
+            resources
+              .selectFrom(model.table)
+              .innerJoin(page, 'page.id', `${model.table}.id`)
+              .selectAll(model.table),
+          ).execute();
+        }
+        if (keyset && offset + query.per_page >= DEFERRED_JOIN_FROM) {
+          rememberStart(keyset.page(query.page), found[0], keyset.column);
+          rememberStart(keyset.page(query.page + 1), found[query.per_page], keyset.column);
+        }
+        return found;
+      };
+      return pageAnswer(query, {
+        rows,
+        // With conditions the count is most likely wanted: sent with the page, one round trip.
+        rowsCounted:
+          whole || reference
+            ? undefined
+            : async (limit, offset, cap) => {
+                if (offset >= DEFERRED_JOIN_FROM)
+                  return { rows: await rows(limit, offset), count: undefined };
+                const total = countQuery(resources, matching(), cap);
+                return takeCount(
+                  await ordered(matching().selectAll().select(total.as(PAGE_TOTAL)))
+                    .limit(limit)
+                    .offset(offset)
+                    .execute(),
+                );
+              },
         count: async (cap) => {
           if (whole && wholeCount && wholeCount.until > Date.now()) return wholeCount.count;
           const count = await countAtMost(resources, matching())(cap);
@@ -407,8 +421,6 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
           : undefined,
         cap: testsText(model, query) ? TEXT_COUNT_CAP : undefined,
       });
-      // `_prefetch`: the records the page's reference columns name, as getMany answers them.
-      return withPrefetched(app, request, model, answer);
     },
   );
 
