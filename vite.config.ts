@@ -67,6 +67,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: false,
+    // .vite/manifest.json: the server preloads the area's chunks on its pages (server/web/index.ts).
+    manifest: true,
     chunkSizeWarningLimit: 1500,
   },
 });

@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import compression from './compression.ts';
-import web from './index.ts';
+import web, { AREA_MODULE, chunkFiles, withModulePreloads } from './index.ts';
 
 let parent: string;
 let app: FastifyInstance;
@@ -170,5 +170,54 @@ describe('the web app', () => {
     const stream = await get('/api/stream', { 'accept-encoding': 'br, gzip' });
     expect(stream.headers['content-encoding']).toBeUndefined();
     expect(stream.body).toContain('"type":"progress"');
+  });
+});
+
+describe("the areas' module preloads", () => {
+  const manifest = {
+    'index.html': { file: 'assets/index-1.js', imports: ['_shared-2.js'] },
+    '_shared-2.js': { file: 'assets/shared-2.js' },
+    '_area-dep-3.js': { file: 'assets/area-dep-3.js', imports: ['_shared-2.js'] },
+    'src/shell/AreaApp.tsx': { file: 'assets/AreaApp-4.js', imports: ['_area-dep-3.js'] },
+  };
+
+  it('lists the area chunk and what it imports, dependencies first, each once', () => {
+    expect(chunkFiles(manifest, AREA_MODULE)).toEqual([
+      'assets/shared-2.js',
+      'assets/area-dep-3.js',
+      'assets/AreaApp-4.js',
+    ]);
+    expect(chunkFiles(manifest, 'missing')).toEqual([]);
+  });
+
+  it('adds a link for each file the page does not load yet, before </head>', () => {
+    const html =
+      '<html><head><link rel="modulepreload" crossorigin href="/assets/shared-2.js"></head></html>';
+    const out = withModulePreloads(html, chunkFiles(manifest, AREA_MODULE));
+    expect(out.match(/modulepreload/g)).toHaveLength(3);
+    expect(out.indexOf('/assets/area-dep-3.js')).toBeLessThan(out.indexOf('/assets/AreaApp-4.js'));
+    expect(out.indexOf('/assets/AreaApp-4.js')).toBeLessThan(out.indexOf('</head>'));
+    expect(withModulePreloads(html, [])).toBe(html);
+  });
+
+  it('sends them on the areas’ paths only', async () => {
+    const root = path.join(parent, 'with-manifest');
+    fs.mkdirSync(path.join(root, '.vite'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'index.html'), '<html><head><title>app</title></head></html>');
+    fs.writeFileSync(path.join(root, '.vite', 'manifest.json'), JSON.stringify(manifest));
+    const site = Fastify();
+    await site.register(web, { webRoot: root });
+    try {
+      for (const url of ['/admin/customers', '/consultant', '/admin']) {
+        const answer = await site.inject({ method: 'GET', url });
+        expect(answer.body, url).toContain('href="/assets/AreaApp-4.js"');
+      }
+      for (const url of ['/login', '/', '/administration']) {
+        const answer = await site.inject({ method: 'GET', url });
+        expect(answer.body, url).not.toContain('modulepreload');
+      }
+    } finally {
+      await site.close();
+    }
   });
 });

@@ -10,6 +10,11 @@
  * request (./compression.ts). An unknown /api path still answers the API's 404; a path that cannot
  * name a file (not decodable, a NUL) answers the API's 400 shape instead of a crash. The security
  * headers and the CSP come from server/http/security.ts.
+ *
+ * The areas' paths (/admin/…, /consultant/…) get index.html with `<link rel="modulepreload">` for
+ * the area's code (src/shell/AreaApp.tsx and the chunks it imports, from Vite's manifest,
+ * `build.manifest`): the browser fetches it beside the entry script instead of after the entry has
+ * run and asked for it. The public pages (sign-in first) do not download it.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -70,6 +75,60 @@ function pageOf(body: Buffer): Page {
   };
 }
 
+/** The module Vite's manifest names the area's code by, and the paths that get it preloaded. */
+export const AREA_MODULE = 'src/shell/AreaApp.tsx';
+const AREA_PATH = /^\/(admin|consultant)(\/|$)/;
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+}
+
+/**
+ * The files of a manifest entry and of the chunks it imports (statically, transitively), in
+ * dependency order (what is imported first); none when the manifest does not have it.
+ */
+export function chunkFiles(manifest: Record<string, ManifestChunk>, key: string): string[] {
+  const files: string[] = [];
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    const chunk = manifest[name];
+    if (!chunk || seen.has(name)) return;
+    seen.add(name);
+    for (const imported of chunk.imports ?? []) visit(imported);
+    files.push(chunk.file);
+  };
+  visit(key);
+  return files;
+}
+
+/**
+ * index.html with a module preload for each of the files it does not already load, before
+ * `</head>` (the page as it is when there are none).
+ */
+export function withModulePreloads(html: string, files: string[]): string {
+  const links = files
+    .map((file) => `/${file}`)
+    .filter((url) => !html.includes(`"${url}"`))
+    // Low priority: after the entry's own files, which the first paint needs.
+    .map((url) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="${url}">`);
+  if (links.length === 0 || !html.includes('</head>')) return html;
+  return html.replace(/( *)<\/head>/, (_match, indent: string) =>
+    [...links.map((link) => `${indent}  ${link}`), `${indent}</head>`].join('\n'),
+  );
+}
+
+/** The area's files from the build's manifest (none without one: an older build, the tests). */
+function areaFiles(webRoot: string): string[] {
+  const file = path.join(webRoot, '.vite', 'manifest.json');
+  if (!fs.existsSync(file)) return [];
+  try {
+    return chunkFiles(JSON.parse(fs.readFileSync(file, 'utf8')), AREA_MODULE);
+  } catch {
+    return [];
+  }
+}
+
 /** `If-None-Match` names this ETag (weak or strong, or `*`). */
 export function matchesEtag(header: string | string[] | undefined, etag: string): boolean {
   if (header === undefined) return false;
@@ -111,7 +170,10 @@ export default async function web(app: FastifyInstance, options: WebOptions): Pr
         reply.header('cache-control', 'no-cache');
     },
   });
-  const page = pageOf(fs.readFileSync(path.join(webRoot, 'index.html')));
+  const html = fs.readFileSync(path.join(webRoot, 'index.html'));
+  const page = pageOf(html);
+  const withArea = withModulePreloads(html.toString('utf8'), areaFiles(webRoot));
+  const areaPage = withArea === html.toString('utf8') ? page : pageOf(Buffer.from(withArea));
   app.get('/*', { config: { access: undefined } }, (request, reply) => {
     const pathname = request.url.split('?')[0];
     if (pathname.startsWith('/api/')) {
@@ -133,6 +195,6 @@ export default async function web(app: FastifyInstance, options: WebOptions): Pr
     }
     // A chunk of an earlier build: a 404 the app can handle, not the page as a script.
     if (pathname.startsWith('/assets/')) return reply.callNotFound();
-    return sendPage(page, request, reply);
+    return sendPage(AREA_PATH.test(pathname) ? areaPage : page, request, reply);
   });
 }
