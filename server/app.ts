@@ -5,7 +5,8 @@
  * registered with one line below: its routes, and the hooks of the resources it owns
  * (`app.resourceHooks`). See docs/ARCHITECTURE.md §2.
  */
-import { createRequire } from 'node:module';
+// Fastify's own serializer factory (fast-json-stringify), what Fastify uses when given none.
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { AnySchema } from 'ajv';
 import Fastify, {
   type FastifyInstance,
@@ -160,18 +161,6 @@ type SerializerFactory = NonNullable<
 >;
 
 /**
- * Fastify's own serializer factory (@fastify/fast-json-stringify-compiler), found beside the
- * Fastify the server runs on: what Fastify uses when given none.
- */
-function defaultSerializerFactory(): SerializerFactory {
-  const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-  const compiler = fromFastify('@fastify/fast-json-stringify-compiler') as {
-    SerializerSelector: () => SerializerFactory;
-  };
-  return compiler.SerializerSelector();
-}
-
-/**
  * The response serializers of the routes: Fastify's own (fast-json-stringify), one per distinct
  * response schema. Compiling them takes about 0.3 s of a start; `lazy` (the server) compiles each
  * at its first use instead, and the others right after listening (`warmUp`), as routeValidators
@@ -181,7 +170,7 @@ function defaultSerializerFactory(): SerializerFactory {
  */
 export function routeSerializers(lazy: boolean) {
   const pending = new Set<{ compile: () => Serializer; route: string }>();
-  const defaults = defaultSerializerFactory();
+  const defaults: SerializerFactory = SerializerSelector();
 
   const buildSerializer: SerializerFactory = (externalSchemas, serializerOptions) => {
     const compileWith = defaults(externalSchemas, serializerOptions);
