@@ -44,6 +44,7 @@ import { createAjvInstance, inputSchema, responseSchema } from '../http/validati
 import { writeTransaction } from '../audit/context.ts';
 import type { HookContext, WriteContext } from './hooks.ts';
 import { filterConditions, type ListQuery, listQuerySchema, testsText } from './list.ts';
+import { prefetchMetaSchema, withPrefetched, withPrefetchParam } from './prefetch.ts';
 import { type ReferenceSort, referenceSortedRows } from './reference-sort.ts';
 import {
   hasLabelCollation,
@@ -317,8 +318,12 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
       schema: {
         tags,
         summary: `List ${title} records`,
-        querystring: withLabelSort(model, listQuerySchema(model)),
-        response: { 200: listSchema(record) },
+        querystring: withPrefetchParam(
+          model,
+          app.models,
+          withLabelSort(model, listQuerySchema(model)),
+        ),
+        response: { 200: listSchema(record, prefetchMetaSchema(model, app.models)) },
       },
     },
     async (request) => {
@@ -385,7 +390,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
         }
         return found;
       };
-      return pageAnswer(query, {
+      const answer = await pageAnswer(query, {
         rows,
         // With conditions the count is most likely wanted: sent with the page, one round trip.
         rowsCounted:
@@ -421,6 +426,8 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
           : undefined,
         cap: testsText(model, query) ? TEXT_COUNT_CAP : undefined,
       });
+      // `_prefetch`: the records the page's reference columns name, as getMany answers them.
+      return withPrefetched(app, request, model, answer);
     },
   );
 
