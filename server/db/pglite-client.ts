@@ -15,6 +15,7 @@ import {
   type WorkerMessage,
   type WorkerRequest,
 } from './pglite-protocol.ts';
+import { queryMessage, readAnswer } from './pglite-wire.ts';
 
 export class PgliteWorkerStoppedError extends Error {}
 
@@ -172,10 +173,29 @@ export class PgliteWorkerClient implements PgliteWorkerApi {
     return this.worker;
   }
 
-  query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult & { rows: R[] }> {
-    return this.request({ op: 'query', sql, params: [...params] }) as Promise<
-      QueryResult & { rows: R[] }
-    >;
+  /**
+   * One statement: sent and read as wire protocol in this thread (./pglite-wire.ts), so the worker
+   * only runs PostgreSQL. Notifications it committed reach the listeners before it resolves.
+   */
+  async query<R>(
+    sql: string,
+    params: readonly unknown[] = [],
+  ): Promise<QueryResult & { rows: R[] }> {
+    const stack = new Error().stack;
+    const answer = (await this.request({
+      op: 'wire',
+      message: queryMessage(sql, params),
+    })) as Uint8Array;
+    try {
+      return readAnswer(answer, (channel, payload) => {
+        for (const listener of this.listeners.get(channel) ?? []) listener(payload);
+      }) as QueryResult & { rows: R[] };
+    } catch (error) {
+      // Where the app asked is what helps.
+      if (error instanceof Error)
+        error.stack = `${error.name}: ${error.message}\n${stack?.split('\n').slice(2).join('\n') ?? ''}`;
+      throw error;
+    }
   }
 
   /** One or more statements as text (simple protocol); answers the rows of the last one. */
@@ -258,7 +278,9 @@ export class PgliteWorkerClient implements PgliteWorkerApi {
       this.pending.set(id, { resolve, reject, stack, since: Date.now() });
       this.refWhileBusy();
       try {
-        this.worker.postMessage({ ...request, id } as WorkerRequest);
+        // A wire message is handed over, not copied (its buffer is its own: ./pglite-wire.ts).
+        const transfer = request.op === 'wire' ? [request.message.buffer as ArrayBuffer] : [];
+        this.worker.postMessage({ ...request, id } as WorkerRequest, transfer);
       } catch (error) {
         // A parameter that cannot cross threads (a function, say): this request fails alone.
         this.pending.delete(id);

@@ -14,6 +14,8 @@ export interface WorkerInit {
 
 export type WorkerRequest =
   | { id: number; op: 'query'; sql: string; params: unknown[] }
+  /** Wire-protocol messages run through PostgreSQL as they are (./pglite-wire.ts). */
+  | { id: number; op: 'wire'; message: Uint8Array }
   | { id: number; op: 'exec'; sql: string }
   | { id: number; op: 'ping' }
   | { id: number; op: 'dump' }
@@ -28,6 +30,8 @@ export interface QueryResult {
 /** What each request answers. */
 export interface WorkerAnswers {
   query: QueryResult;
+  /** PostgreSQL's answer, as wire-protocol messages (the buffer is transferred). */
+  wire: Uint8Array;
   /** The rows of the last statement. */
   exec: Record<string, unknown>[];
   ping: null;

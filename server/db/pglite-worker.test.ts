@@ -118,10 +118,40 @@ describe('PGlite in a worker thread', () => {
     expect(order).toEqual(['transaction', 'outside']);
   });
 
-  it('fails a request whose parameters cannot cross threads, alone', async () => {
-    await expect(client.query('select $1::text as a', [() => 1])).rejects.toThrow(/clone/i);
+  it('fails a request PostgreSQL refuses, alone, with its fields and the caller in the stack', async () => {
+    const refused = client.query('select $1::int as a', ['not a number']);
+    await expect(refused).rejects.toMatchObject({ code: '22P02' });
+    await expect(refused).rejects.toThrow(/invalid input syntax/);
+    expect(((await refused.catch((error: Error) => error)) as Error).stack).toContain(
+      'pglite-worker.test.ts',
+    );
     const { rows } = await client.query<{ a: string }>('select $1::text as a', ['still here']);
     expect(rows).toEqual([{ a: 'still here' }]);
+  });
+
+  it('sends parameters and reads answers as node-postgres does on PostgreSQL (./pglite-wire.ts)', async () => {
+    const at = new Date('2026-03-04T05:06:07.089Z');
+    const { rows } = await client.query<Record<string, unknown>>(
+      `select $1::timestamptz as at, $2::jsonb as doc, $3::text[] as words, $4::boolean as yes,
+              $5::int as n, null::text as nothing, 'Zürich'::text as city, $6::bytea as bytes`,
+      [at, JSON.stringify({ a: [1, 'b'] }), ['x', 'y z'], true, 42, Buffer.from([1, 2, 255])],
+    );
+    expect(rows).toEqual([
+      {
+        at,
+        doc: { a: [1, 'b'] },
+        words: ['x', 'y z'],
+        yes: true,
+        n: 42,
+        nothing: null,
+        city: 'Zürich',
+        bytes: Buffer.from([1, 2, 255]),
+      },
+    ]);
+    await client.query('create temporary table counted (n int)');
+    await client.query('insert into counted select generate_series(1, 5)');
+    expect((await client.query('update counted set n = n + 1 where n > 2')).affectedRows).toBe(3);
+    expect((await client.query('delete from counted')).affectedRows).toBe(5);
   });
 
   it('runs several statements through exec and answers the last one', async () => {

@@ -50,6 +50,9 @@ async function answer(
       const result = await pg.query(request.sql, request.params);
       return { rows: result.rows, affectedRows: result.affectedRows };
     }
+    case 'wire':
+      // Run as it is: read in the main thread (./pglite-wire.ts), not here.
+      return pg.execProtocolRaw(request.message);
     case 'exec': {
       const results = await pg.exec(request.sql);
       return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
