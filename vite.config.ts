@@ -69,6 +69,14 @@ export default defineConfig({
     sourcemap: false,
     // .vite/manifest.json: the server preloads the area's chunks on its pages (server/web/index.ts).
     manifest: true,
+    // A page's chunks load through its imports, without Vite's <link rel="modulepreload"> for
+    // each of them: appending 20 links cost the first screen a long task of its own (each is a
+    // DOM insertion, recorded with its stack by a performance trace). The area's own chunks are
+    // preloaded by the server's index.html (above), and also by these links for a sign-in's move
+    // from a public page to the area.
+    modulePreload: {
+      resolveDependencies: (file, deps) => (/(^|\/)AreaApp-[^/]*\.js$/.test(file) ? deps : []),
+    },
     chunkSizeWarningLimit: 1500,
   },
 });
