@@ -75,6 +75,27 @@ describe('route validators', () => {
   });
 });
 
+describe("a route's own validator compiler", () => {
+  it('lazy: called at first use (or by the warm-up), answering as it does', async () => {
+    const calls: string[] = [];
+    const own = (definition: { url: string }) => {
+      calls.push(definition.url);
+      return routeValidators(false).compiler(route('querystring'));
+    };
+    const lazy = routeValidators(true);
+    const validate = lazy.routeCompiler(own as never)(route('querystring', '/api/own'));
+    const later = lazy.routeCompiler(own as never)(route('querystring', '/api/later'));
+    expect(calls).toEqual([]);
+    expect(run(validate, { page: '2' })).toEqual({ valid: true, errors: null, data: { page: 2 } });
+    expect(run(validate, { page: '0' }).valid).toBe(false);
+    expect(calls).toEqual(['/api/own']);
+    await lazy.warmUp();
+    expect(calls).toEqual(['/api/own', '/api/later']);
+    expect(run(later, { page: 1 }).valid).toBe(true);
+    expect(routeValidators(false).routeCompiler(own as never)).toBe(own);
+  });
+});
+
 describe('route serializers', () => {
   const response = {
     type: 'object',

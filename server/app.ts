@@ -118,7 +118,20 @@ export function routeValidators(lazy: boolean) {
       }
     }
   };
-  return { compiler, warmUp };
+  /**
+   * A route's own compiler (a route may bring one: crud's create routes do), made lazy as well
+   * when `lazy`: compiled at first use or by the warm-up, not one per route while building.
+   */
+  const routeCompiler = <S>(own: FastifySchemaCompiler<S>): FastifySchemaCompiler<S> =>
+    lazy
+      ? (definition) =>
+          lazyValidator(
+            () => own(definition) as Validator,
+            pending,
+            `${definition.method} ${definition.url} ${definition.httpPart}`,
+          )
+      : own;
+  return { compiler, routeCompiler, warmUp };
 }
 
 /** A validator compiled at its first call (or by warm-up); until then it is in `pending`. */
@@ -260,27 +273,46 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const validators = routeValidators(lazy);
   app.setValidatorCompiler(validators.compiler);
-  if (lazy)
+  if (lazy) {
+    app.addHook('onRoute', (route) => {
+      if (route.validatorCompiler)
+        route.validatorCompiler = validators.routeCompiler(route.validatorCompiler);
+    });
     app.addHook('onListen', async () => {
       setImmediate(() => void validators.warmUp().then(serializers.warmUp));
     });
+  }
   installErrorHandler(app);
   await app.register(security); // server/http/security.ts: headers on every answer, before access
   await app.register(compression); // server/web/compression.ts: JSON answers compressed, not streams
   const policy = options.sessionPolicy ?? DEFAULT_SESSION_POLICY;
   accessControl(app, { policy }); // server/access/control.ts
   await installOpenApi(app);
+  // The server builds the app while its database opens (server/main.ts): a turn of the event loop
+  // between features lets the start's own database steps go on (Fastify loads plugins in one
+  // chain of ticks, which would hold them up until a feature waits for the database).
+  const yieldTurn = async () => {
+    if (lazy) await new Promise((resolve) => setImmediate(resolve));
+  };
+  await yieldTurn();
 
   // Features: one line each. Those that need no database while they register come first: the
   // server builds the app while its database opens (server/main.ts), and the job queue's start
   // waits for the database.
   await app.register(system, { appEnv: options.appEnv });
+  await yieldTurn();
   await app.register(auth, { policy, throttle: options.throttle ?? DEFAULT_THROTTLE });
+  await yieldTurn();
   await app.register(account);
+  await yieldTurn();
   await app.register(i18n);
+  await yieldTurn();
   await app.register(crud);
+  await yieldTurn();
   await app.register(customers);
+  await yieldTurn();
   await app.register(notifications);
+  await yieldTurn();
   await app.register(jobs, options.jobs ?? {}); // before the features that define jobs
   await app.register(mail);
   await app.register(audit);

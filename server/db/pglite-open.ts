@@ -160,6 +160,11 @@ export interface PgliteOptions {
    * for a data folder, false in memory (tests that start from an empty database).
    */
   image?: string | boolean;
+  /**
+   * Called once the folder is locked and the worker thread is being started (its start then runs
+   * beside whatever the caller does next: server/main.ts loads the rest of the server).
+   */
+  starting?: () => void;
 }
 
 export interface PgliteOptions {
@@ -209,10 +214,12 @@ export async function startPglite(
     try {
       // A data folder is unpacked here; in memory, PGlite loads the image itself.
       if (image && pgdata) extractImage(image, pgdata);
-      client = await PgliteWorkerClient.open({
+      const opening = PgliteWorkerClient.open({
         dataDir: pgdata,
         imageFile: pgdata ? undefined : image,
       });
+      options.starting?.();
+      client = await opening;
     } catch (error) {
       if (!image) throw error;
       // An unreadable image (cut short, another PGlite's) must not stop a start: initdb instead.
