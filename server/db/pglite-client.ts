@@ -278,9 +278,8 @@ export class PgliteWorkerClient implements PgliteWorkerApi {
       this.pending.set(id, { resolve, reject, stack, since: Date.now() });
       this.refWhileBusy();
       try {
-        // A wire message is handed over, not copied (its buffer is its own: ./pglite-wire.ts).
-        const transfer = request.op === 'wire' ? [request.message.buffer as ArrayBuffer] : [];
-        this.worker.postMessage({ ...request, id } as WorkerRequest, transfer);
+        // Copied, not transferred: for a message this small, transferring costs more.
+        this.worker.postMessage({ ...request, id } as WorkerRequest);
       } catch (error) {
         // A parameter that cannot cross threads (a function, say): this request fails alone.
         this.pending.delete(id);

@@ -52,7 +52,7 @@ export function queryMessage(sql: string, params: readonly unknown[]): Uint8Arra
     serialize.execute({}),
     serialize.sync(),
   ];
-  // Its own buffer, exactly this long: transferred to the worker, never a slice of Node's pool.
+  // Its own buffer, exactly this long (a slice of Node's pool would cross with the whole pool).
   return new Uint8Array(Buffer.concat(parts));
 }
 

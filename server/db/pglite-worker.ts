@@ -50,9 +50,27 @@ async function answer(
       const result = await pg.query(request.sql, request.params);
       return { rows: result.rows, affectedRows: result.affectedRows };
     }
-    case 'wire':
-      // Run as it is: read in the main thread (./pglite-wire.ts), not here.
-      return pg.execProtocolRaw(request.message);
+    case 'wire': {
+      // Run as it is and read in the main thread (./pglite-wire.ts), not here: the stream form,
+      // since execProtocolRaw still parses every message in this thread (for its listeners).
+      const chunks: Uint8Array[] = [];
+      let length = 0;
+      await pg.execProtocolRawStream(request.message, {
+        onRawData: (chunk) => {
+          // A view of PostgreSQL's memory, reused for the next chunk: copied.
+          chunks.push(chunk.slice());
+          length += chunk.length;
+        },
+      });
+      if (chunks.length === 1) return chunks[0];
+      const answer = new Uint8Array(length);
+      let offset = 0;
+      for (const chunk of chunks) {
+        answer.set(chunk, offset);
+        offset += chunk.length;
+      }
+      return answer;
+    }
     case 'exec': {
       const results = await pg.exec(request.sql);
       return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
