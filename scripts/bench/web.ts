@@ -86,10 +86,35 @@ const median = (numbers: number[]): number => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-/** What index.html loads before anything runs: scripts, module preloads, style sheets. */
+/** The entry's files and everything it imports statically, from Vite's manifest (`build.manifest`). */
+function entryImports(webRoot: string): string[] {
+  const file = path.join(webRoot, '.vite', 'manifest.json');
+  if (!fs.existsSync(file)) return [];
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<
+    string,
+    { file: string; imports?: string[]; css?: string[]; isEntry?: boolean }
+  >;
+  const urls = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return;
+    seen.add(key);
+    urls.add(`/${chunk.file}`);
+    for (const css of chunk.css ?? []) urls.add(`/${css}`);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key);
+  return [...urls];
+}
+
+/**
+ * What index.html loads before anything runs: scripts, module preloads, style sheets, and what the
+ * entry imports statically (index.html no longer names those: vite.config.ts `modulePreload`).
+ */
 export function entrySize(webRoot: string) {
   const html = fs.readFileSync(path.join(webRoot, 'index.html'), 'utf8');
-  const files = new Set<string>();
+  const files = new Set<string>(entryImports(webRoot));
   for (const match of html.matchAll(/<(?:script|link)\b[^>]*>/gi)) {
     const tag = match[0];
     const url = /\s(?:src|href)="([^"]+)"/i.exec(tag)?.[1];
