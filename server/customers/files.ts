@@ -235,8 +235,23 @@ export async function detectType(
     length += next.value.length;
   }
   const sample = Buffer.concat(head);
-  const type = sample.length > 0 ? await fileTypeFromBuffer(sample) : undefined;
+  const type = sample.length > 0 ? await sniffFileType(sample) : undefined;
   return { type, sample, done };
+}
+
+/**
+ * The type of a file from its first bytes (file-type), or undefined when unknown. A file cut short
+ * (a PNG of its signature alone) makes file-type run out of bytes (EndOfStreamError): that too is
+ * a type we do not know, refused as such (415 naming the file), not a server error.
+ */
+export async function sniffFileType(bytes: Uint8Array): Promise<FileTypeResult | undefined> {
+  try {
+    return await fileTypeFromBuffer(bytes);
+  } catch (error) {
+    // strtok3's EndOfStreamError (not a dependency of ours to import): known by its class name.
+    if (error instanceof Error && error.constructor.name === 'EndOfStreamError') return undefined;
+    throw error;
+  }
 }
 
 const tooLarge = (maxBytes: number) =>

@@ -7,7 +7,6 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { parse } from 'csv-parse';
-import { fileTypeFromBuffer } from 'file-type';
 import { INT_MAX } from '../../src/schema/limits.ts';
 import {
   ApiError,
@@ -18,6 +17,7 @@ import {
 } from '../http/errors.ts';
 import { createAjvInstance, fieldErrors } from '../http/validation.ts';
 import { type DuplicateChoices, duplicateChoicesSchema } from './import-duplicates.ts';
+import { sniffFileType } from './files.ts';
 
 const MB = 1024 * 1024;
 export const IMPORT_MAX_BYTES = Number(process.env.IMPORT_MAX_BYTES ?? 30 * MB);
@@ -108,7 +108,7 @@ function detectDelimiter(text: string): ',' | ';' | '\t' {
 /** Checks the bytes are CSV text and parses them (header + rows). */
 export async function parseCsv(buffer: Buffer, options: ImportOptions): Promise<ParsedFile> {
   if (buffer.length === 0) throw fileError(422, 'fileEmpty');
-  const detected = await fileTypeFromBuffer(buffer);
+  const detected = await sniffFileType(buffer);
   if (detected) {
     throw fileError(415, issue('csvOtherType', { type: detected.ext.toUpperCase() }));
   }

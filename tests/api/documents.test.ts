@@ -275,6 +275,23 @@ describe('access like the customer', () => {
 });
 
 describe('avatar', () => {
+  it('refuses a picture cut short with a clear error naming the file, never a 500', async () => {
+    // Its signature alone, or with half a header: file-type runs out of bytes.
+    for (const length of [8, 12]) {
+      const body = multipart([
+        { name: 'file', filename: 'cut.png', content: PNG.subarray(0, length) },
+      ]);
+      const response = await t.request({
+        method: 'POST',
+        url: `/api/customers/${customerId}/avatar`,
+        payload: body.payload,
+        headers: body.headers,
+        as: CONSULTANT,
+      });
+      expect(expectFileError(response, 415), `${length} bytes`).toBeTruthy();
+    }
+  });
+
   it('stores a picture, serves it, replaces and removes it', async () => {
     const body = multipart([{ name: 'file', filename: 'me.png', content: PNG }]);
     const url = `/api/customers/${customerId}/avatar`;
