@@ -91,8 +91,13 @@ interface OrderedQuery<Q> {
 
 /** Registers the routes of every schema resource. */
 export default async function crud(app: FastifyInstance): Promise<void> {
-  const collate = await hasLabelCollation(app.db);
-  for (const model of app.models) resourceRoutes(app, model, collate);
+  // Asked once the app is ready, not while registering: the routes are built while the embedded
+  // database still opens (server/main.ts), and no request comes before ready.
+  const collation = { known: false };
+  app.addHook('onReady', async () => {
+    collation.known = await hasLabelCollation(app.db);
+  });
+  for (const model of app.models) resourceRoutes(app, model, collation);
 }
 
 /**
@@ -116,10 +121,14 @@ function withLabelSort(model: ResourceModel, schema: JsonSchema): JsonSchema {
 }
 
 /**
- * The routes of one resource. `collate`: the database knows the collation labels sort with
- * (./references.ts).
+ * The routes of one resource. `collation.known`: the database knows the collation labels sort
+ * with (./references.ts), set when the app is ready.
  */
-function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boolean): void {
+function resourceRoutes(
+  app: FastifyInstance,
+  model: ResourceModel,
+  collation: { known: boolean },
+): void {
   const { db } = app;
   const base = `/api/${model.name}`;
   const record = responseSchema(model.schema);
@@ -290,7 +299,7 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
     let reference: Pick<ReferenceSort, 'field' | 'target' | 'rowLabel' | 'targetLabel'> | undefined;
     if (query.sort === LABEL_SORT) {
       const label = labelSql(model, model.table, language);
-      if (label) keys.push(sortKey(label, collate));
+      if (label) keys.push(sortKey(label, collation.known));
     } else {
       const column = query.sort ?? defaultSortColumn;
       const field = model.fields.find((candidate) => candidate.column === column);
@@ -301,9 +310,14 @@ function resourceRoutes(app: FastifyInstance, model: ResourceModel, collate: boo
           : undefined;
       const targetLabel = target && labelSql(target, 'gscrm_target', language);
       if (label && field && target && targetLabel) {
-        const rowLabel = sortKey(label, collate);
+        const rowLabel = sortKey(label, collation.known);
         keys.push(rowLabel);
-        reference = { field, target, rowLabel, targetLabel: sortKey(targetLabel, collate) };
+        reference = {
+          field,
+          target,
+          rowLabel,
+          targetLabel: sortKey(targetLabel, collation.known),
+        };
       }
       keys.push(sql.ref(`${model.table}.${column}`));
     }
