@@ -17,7 +17,7 @@ import type { FieldModel, ResourceModel } from '../../src/schema/model.ts';
 import { DEFAULT_PHONE_REGION, PHONE_FORMAT, toE164 } from '../../src/schema/phone.ts';
 import { searchVariants, searchWords } from '../../src/schema/search.ts';
 import type { ResourceExpressionBuilder } from '../db/resource.ts';
-import { SEARCH_DOCUMENT_COLUMN, searchDocumentSql } from '../db/search-sql.ts';
+import { inSearchDocument, SEARCH_DOCUMENT_COLUMN } from '../db/search-sql.ts';
 import { escapeLike } from '../http/lists.ts';
 
 /** Separators people put in phone numbers; a query of only these and digits may be a number. */
@@ -43,7 +43,9 @@ export function searchCondition(
   if (words.length === 0 || fields.length === 0) return undefined;
   const phoneColumns = fields.filter(isPhoneField).map((field) => field.column);
   // Every text field at once: the stored, folded search document (server/db/search-sql.ts).
-  const document = searchDocumentSql(model) ? sql.ref<string>(SEARCH_DOCUMENT_COLUMN) : undefined;
+  const document = fields.some(inSearchDocument)
+    ? sql.ref<string>(SEARCH_DOCUMENT_COLUMN)
+    : undefined;
 
   const wordCondition = (word: string) =>
     eb.or([

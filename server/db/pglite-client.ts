@@ -19,6 +19,9 @@ import { queryMessage, readAnswer } from './pglite-wire.ts';
 
 export class PgliteWorkerStoppedError extends Error {}
 
+/** Where the app asked: the stack of the caller of the client's method. */
+const callerStack = (): string | undefined => new Error().stack?.split('\n').slice(3).join('\n');
+
 /** How long a single request may run before a health check stops vouching for the worker. */
 const BUSY_LIMIT_MS = 60_000;
 /** How long an idle worker may take to answer a ping. */
@@ -181,19 +184,19 @@ export class PgliteWorkerClient implements PgliteWorkerApi {
     sql: string,
     params: readonly unknown[] = [],
   ): Promise<QueryResult & { rows: R[] }> {
-    const stack = new Error().stack;
-    const answer = (await this.request({
-      op: 'wire',
-      message: queryMessage(sql, params),
-    })) as Uint8Array;
+    // One stack for both ways to fail: the worker's (request) and PostgreSQL's (readAnswer).
+    const stack = callerStack();
+    const answer = (await this.request(
+      { op: 'wire', message: queryMessage(sql, params) },
+      stack,
+    )) as Uint8Array;
     try {
       return readAnswer(answer, (channel, payload) => {
         for (const listener of this.listeners.get(channel) ?? []) listener(payload);
       }) as QueryResult & { rows: R[] };
     } catch (error) {
       // Where the app asked is what helps.
-      if (error instanceof Error)
-        error.stack = `${error.name}: ${error.message}\n${stack?.split('\n').slice(2).join('\n') ?? ''}`;
+      if (error instanceof Error) error.stack = `${error.name}: ${error.message}\n${stack ?? ''}`;
       throw error;
     }
   }
@@ -268,12 +271,11 @@ export class PgliteWorkerClient implements PgliteWorkerApi {
     }
   }
 
-  private request(request: Request): Promise<unknown> {
+  private request(request: Request, stack = callerStack()): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.closing)
       return Promise.reject(new PgliteWorkerStoppedError('The embedded database is closed.'));
     const id = this.nextId++;
-    const stack = new Error().stack?.split('\n').slice(2).join('\n');
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, stack, since: Date.now() });
       this.refWhileBusy();

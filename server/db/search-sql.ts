@@ -28,11 +28,15 @@ export const SEARCH_DOCUMENT_COLUMN = 'search_document';
 
 const quoteIdentifier = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
 
-/** The text fields of `x-resource.search`, in the schema's order (phone numbers are matched apart). */
+/** Whether a field of `x-resource.search` goes into the document (text; phone numbers apart). */
+export const inSearchDocument = (field: FieldModel): boolean =>
+  field.kind === 'string' && field.schema.format !== PHONE_FORMAT;
+
+/** The text fields of `x-resource.search`, in the schema's order. */
 export function searchTextFields(model: ResourceModel): FieldModel[] {
   return (model.resource.search ?? []).flatMap((name) => {
     const field = model.fields.find((candidate) => candidate.name === name);
-    return field?.kind === 'string' && field.schema.format !== PHONE_FORMAT ? [field] : [];
+    return field && inSearchDocument(field) ? [field] : [];
   });
 }
 
