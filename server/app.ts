@@ -87,7 +87,7 @@ type Validator = ReturnType<typeof bodyAjv.compile>;
  */
 export function routeValidators(lazy: boolean) {
   const distinct = new Map<string, Validator>();
-  const pending = new Set<{ compile: () => Validator; route: string }>();
+  const pending = new PutOff<Validator>('request');
 
   const compiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, method, url }) => {
     const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
@@ -105,19 +105,7 @@ export function routeValidators(lazy: boolean) {
   };
 
   /** Compiles the validators no request has needed yet, yielding to requests between them. */
-  const warmUp = async (): Promise<void> => {
-    for (const entry of [...pending]) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!pending.has(entry)) continue;
-      try {
-        entry.compile();
-      } catch (error) {
-        console.error(
-          `The request schema of ${entry.route} does not compile: ${(error as Error).message}`,
-        );
-      }
-    }
-  };
+  const warmUp = () => pending.warmUp();
   /**
    * A route's own compiler (a route may bring one: crud's create routes do), made lazy as well
    * when `lazy`: compiled at first use or by the warm-up, not one per route while building.
@@ -134,26 +122,58 @@ export function routeValidators(lazy: boolean) {
   return { compiler, routeCompiler, warmUp };
 }
 
-/** A validator compiled at its first call (or by warm-up); until then it is in `pending`. */
+/**
+ * Compilations put off until their first use or the warm-up after listening (routeValidators,
+ * routeSerializers). `warmUp` compiles what no request has needed yet, one per event-loop turn so
+ * requests run between them; a schema that does not compile is reported on the console.
+ */
+class PutOff<T> {
+  private readonly pending = new Set<{ compile: () => T; route: string }>();
+
+  /** `what`: whose schemas these are, for the console (request, response). */
+  constructor(private readonly what: string) {}
+
+  /** `compileNow` put off: answers a function that compiles it once and then answers it. */
+  add(compileNow: () => T, route: string): () => T {
+    let compiled: T | undefined;
+    const entry = {
+      route,
+      compile: () => {
+        if (compiled === undefined) {
+          this.pending.delete(entry);
+          compiled = compileNow();
+        }
+        return compiled;
+      },
+    };
+    this.pending.add(entry);
+    return entry.compile;
+  }
+
+  async warmUp(): Promise<void> {
+    for (const entry of [...this.pending]) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!this.pending.has(entry)) continue;
+      try {
+        entry.compile();
+      } catch (error) {
+        console.error(
+          `The ${this.what} schema of ${entry.route} does not compile: ${(error as Error).message}`,
+        );
+      }
+    }
+  }
+}
+
+/** A validator compiled at its first call (or by warm-up). */
 function lazyValidator(
   compileNow: () => Validator,
-  pending: Set<{ compile: () => Validator; route: string }>,
+  pending: PutOff<Validator>,
   route: string,
 ): Validator {
-  let inner: Validator | undefined;
-  const entry = {
-    route,
-    compile: () => {
-      if (!inner) {
-        pending.delete(entry);
-        inner = compileNow();
-      }
-      return inner;
-    },
-  };
-  pending.add(entry);
+  const compile = pending.add(compileNow, route);
   const validate = (data: unknown, dataCxt?: Parameters<Validator>[1]): data is unknown => {
-    const compiled = entry.compile();
+    const compiled = compile();
     const valid = compiled(data, dataCxt);
     checked.errors = compiled.errors;
     return valid;
@@ -182,7 +202,7 @@ type SerializerFactory = NonNullable<
  * it stops the build.
  */
 export function routeSerializers(lazy: boolean) {
-  const pending = new Set<{ compile: () => Serializer; route: string }>();
+  const pending = new PutOff<Serializer>('response');
   const defaults: SerializerFactory = SerializerSelector();
 
   const buildSerializer: SerializerFactory = (externalSchemas, serializerOptions) => {
@@ -193,8 +213,14 @@ export function routeSerializers(lazy: boolean) {
       const known = text === undefined ? undefined : distinct.get(text);
       if (known) return known;
       const compileNow = () => compileWith(route) as Serializer;
-      const serializer = lazy
-        ? lazySerializer(compileNow, pending, `${route.method} ${route.url} ${route.httpStatus}`)
+      const serializer: Serializer = lazy
+        ? (() => {
+            const compile = pending.add(
+              compileNow,
+              `${route.method} ${route.url} ${route.httpStatus}`,
+            );
+            return (data: unknown) => compile()(data);
+          })()
         : compileNow();
       if (text !== undefined) distinct.set(text, serializer);
       return serializer;
@@ -202,40 +228,8 @@ export function routeSerializers(lazy: boolean) {
   };
 
   /** Compiles the serializers no answer has needed yet, yielding to requests between them. */
-  const warmUp = async (): Promise<void> => {
-    for (const entry of [...pending]) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!pending.has(entry)) continue;
-      try {
-        entry.compile();
-      } catch (error) {
-        console.error(
-          `The response schema of ${entry.route} does not compile: ${(error as Error).message}`,
-        );
-      }
-    }
-  };
+  const warmUp = () => pending.warmUp();
   return { buildSerializer, warmUp };
-}
-
-function lazySerializer(
-  compileNow: () => Serializer,
-  pending: Set<{ compile: () => Serializer; route: string }>,
-  route: string,
-): Serializer {
-  let inner: Serializer | undefined;
-  const entry = {
-    route,
-    compile: () => {
-      if (!inner) {
-        pending.delete(entry);
-        inner = compileNow();
-      }
-      return inner;
-    },
-  };
-  pending.add(entry);
-  return (data) => (inner ?? entry.compile())(data);
 }
 
 /** The schema as JSON text, or undefined when it holds anything JSON would not keep whole. */
