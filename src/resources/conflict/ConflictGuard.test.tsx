@@ -181,25 +181,30 @@ describe('a save based on an old version', () => {
     expect(state.puts).toEqual([{ name: 'Mine', city: 'Basel', version: 1 }]);
     expect(state.stored).toMatchObject({ name: 'Theirs', version: 2 });
 
+    // Watched for before the click: the notice disappears after 1.5 s (UI.notificationMs), and
+    // a wait begun later can miss it when the machine is busy (a DOM observer cannot).
+    const savedNotice = screen.findByText(/notifications\.updated/, {}, TIMEOUT);
     await act(async () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'app.conflict.overwrite' }));
     });
     await waitFor(() => expect(state.stored).toMatchObject({ name: 'Mine', version: 3 }), TIMEOUT);
     expect(state.puts[1]).toEqual({ name: 'Mine', city: 'Basel', version: 2 });
     // Saved: the edit goes on to the list, as after any save.
-    await screen.findByText(/notifications\.updated/, {}, TIMEOUT);
+    await savedNotice;
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), TIMEOUT);
   }, 30_000);
 
   it('Reload discards my changes and shows the current record; nothing more is sent', async () => {
     const state = versionedApi({ id: 1, name: 'Original', city: 'Basel', version: 1 });
     const dialog = await saveAfterSomeoneElse(state);
+    // Watched for before the click (the notice disappears after 1.5 s; see above).
+    const reloadedNotice = screen.findByText('app.conflict.reloaded', {}, TIMEOUT);
     await act(async () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'app.conflict.reload' }));
     });
     const input = await nameInput();
     await waitFor(() => expect(input.value).toBe('Theirs'), TIMEOUT);
-    await screen.findByText('app.conflict.reloaded', {}, TIMEOUT);
+    await reloadedNotice;
     expect(state.puts).toHaveLength(1);
     expect(state.stored).toMatchObject({ name: 'Theirs', version: 2 });
 
@@ -234,10 +239,11 @@ describe('a save based on an old version', () => {
     });
     const dialog = await screen.findByRole('dialog', { name: 'app.conflict.title' }, TIMEOUT);
     expect(within(dialog).getAllByRole('row')).toHaveLength(2);
+    const reloadedNotice = screen.findByText('app.conflict.reloaded', {}, TIMEOUT);
     await act(async () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'app.conflict.reload' }));
     });
-    await screen.findByText('app.conflict.reloaded', {}, TIMEOUT);
+    await reloadedNotice;
     await waitFor(async () => expect((await nameInput()).value).toBe('Original'), TIMEOUT);
   }, 30_000);
 
