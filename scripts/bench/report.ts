@@ -7,6 +7,8 @@ export interface Report {
   label?: string;
   git: { commit: string; dirty: boolean };
   rows: number;
+  /** Generated contracts per customer (0: none). */
+  contractsPerCustomer: number;
   connections: number;
   acceptEncoding: string;
   duration: number;
@@ -113,6 +115,16 @@ export function renderMarkdown(report: Report): string {
         '',
       );
     }
+    if (engine.contracts?.length) {
+      lines.push(
+        `Contracts: ${(engine.generation.rows * report.contractsPerCustomer).toLocaleString('en')} generated (${report.contractsPerCustomer} per customer).`,
+        '',
+        HEADER,
+        RULE,
+        ...engine.contracts.map((kase) => row(kase.name, kase)),
+        '',
+      );
+    }
     if (engine.raw?.length) {
       const app = engine.cases[0];
       const appSearch = engine.cases[1];
@@ -130,6 +142,14 @@ export function renderMarkdown(report: Report): string {
             : '–';
         lines.push(
           `| ${raw.name} | ${raw.statements.length} | ${rate(raw.result.reqPerSec)} | ${ms(raw.result.p50)} | ${ms(raw.result.p95)} | ${ms(raw.result.p99)} | ${raw.result.errors} | ${ms(raw.result.dbCpuMsPerRequest)} | ${ratio} |`,
+        );
+      }
+      if (engine.floor) {
+        const floor = engine.floor.result;
+        const ratio =
+          app.reqPerSec !== undefined ? (app.reqPerSec / floor.reqPerSec).toFixed(2) : '–';
+        lines.push(
+          `| HTTP floor: page + count answered by a bare Fastify + \`pg\` server with the app's compression (scripts/bench/floor-server.ts), ${report.connections} connections | ${engine.floor.statements.length} | ${rate(floor.reqPerSec)} | ${ms(floor.p50)} | ${ms(floor.p95)} | ${ms(floor.p99)} | ${floor.errors + floor.non2xx} | – | ${ratio} |`,
         );
       }
       lines.push('');

@@ -46,6 +46,7 @@ import {
 const { values: args } = parseArgs({
   options: {
     rows: { type: 'string', default: '100000' },
+    'contracts-per-customer': { type: 'string', default: '3' },
     engines: { type: 'string', default: 'pglite,postgres' },
     postgres: { type: 'string' },
     duration: { type: 'string', default: '5' },
@@ -57,6 +58,8 @@ const { values: args } = parseArgs({
   },
 });
 const ROWS = Number(args.rows);
+/** Contracts generated per customer (300,000 over 100,000 customers by default: issue 14). */
+const CONTRACTS_PER_CUSTOMER = Number(args['contracts-per-customer']);
 const DURATION = Number(args.duration);
 /** Requests per connection for each extra sort column (all answered, none cut off). */
 const SORT_ROUNDS = Number(args['sort-rounds']);
@@ -100,10 +103,14 @@ export interface EngineResult {
   cases: CaseResult[];
   sorts: CaseResult[];
   anySort?: CaseResult;
+  /** Contract lists and the household coverage view (issue 14), on the generated contracts. */
+  contracts?: CaseResult[];
   healthDuringSearch?: ProbeResult & { search: CaseResult };
   memory: { rssMb: number; peakMb: number };
   loadAverage: { before: number[]; after: number[] };
   raw?: Array<{ name: string; statements: CapturedStatement[]; result: RawResult }>;
+  /** The HTTP floor (./floor-server.ts): a bare Fastify + pg server sending page 1's statements. */
+  floor?: { statements: CapturedStatement[]; result: LoadResult };
   captured?: Record<string, CapturedStatement[]>;
 }
 
@@ -233,6 +240,60 @@ const newCase = (name: string, pathname: string, user: string): CaseResult => ({
   flags: [],
 });
 
+/**
+ * Contracts (issue 14): the lists of the contracts screens and the household coverage view of a
+ * customer with contracts (the first generated customer that has three closures). A case whose
+ * route answers 404 (not there yet) is reported as missing, not measured.
+ */
+async function runContractCases(
+  app: AppProcess,
+  admin: string,
+  consultant: string,
+): Promise<CaseResult[]> {
+  const contracts = '/api/contracts?page=1&per_page=25';
+  const probeCustomer = await fetch(
+    `${app.url}${contracts}&contract_type=closure&sort=id&order=ASC`,
+    {
+      headers: { authorization: admin },
+    },
+  );
+  const first = ((await probeCustomer.json()) as { data?: Array<{ customer_id: number }> })
+    .data?.[0];
+  const customerId = first?.customer_id ?? 1;
+  const cases: Array<[CaseResult, string]> = [
+    [newCase('contracts page 1 (closures)', `${contracts}&contract_type=closure`, ADMIN), admin],
+    [
+      newCase(
+        'contracts search=müller',
+        `${contracts}&contract_type=closure&search=${encodeURIComponent('müller')}`,
+        ADMIN,
+      ),
+      admin,
+    ],
+    [newCase('broker contracts', `${contracts}&contract_type=closure&product_id=28`, ADMIN), admin],
+    [
+      newCase('contracts, consultant', `${contracts}&contract_type=closure`, CONSULTANT),
+      consultant,
+    ],
+    [newCase("a customer's contracts", `${contracts}&customer_id=${customerId}`, ADMIN), admin],
+    [newCase('household coverage', `/api/customers/${customerId}/coverage`, ADMIN), admin],
+  ];
+  const measured: CaseResult[] = [];
+  const cap = Math.max(30, DURATION);
+  for (const [kase, auth] of cases) {
+    const answer = await fetch(`${app.url}${kase.path}`, { headers: { authorization: auth } });
+    await answer.arrayBuffer();
+    if (answer.status !== 200) {
+      kase.flags.push(`not measured: the route answers ${answer.status}`);
+      log(`  ${kase.name}: not measured (${answer.status})`);
+      measured.push(kase);
+      continue;
+    }
+    measured.push(await runCase(app, kase, auth, DURATION, cap));
+  }
+  return measured;
+}
+
 /** The cases of one engine against a running app. */
 async function runCases(app: AppProcess, result: EngineResult): Promise<void> {
   const admin = await signIn(app.url, ADMIN, BENCH_PASSWORD);
@@ -282,6 +343,7 @@ async function runCases(app: AppProcess, result: EngineResult): Promise<void> {
         `flagged sorts: ${failedSorts.map((kase) => `${kase.name} (${kase.flags.join('; ')})`).join(', ')}`,
       ],
     };
+  if (CONTRACTS_PER_CUSTOMER > 0) result.contracts = await runContractCases(app, admin, consultant);
   // The health check of a monitor while 20 clients search.
   const search = newCase('search=müller (beside health)', main[1][0].path, ADMIN);
   const length = Math.max(DURATION, 6);
@@ -331,7 +393,7 @@ async function benchPglite(): Promise<EngineResult> {
     log(`\nPGlite: loading ${ROWS} customers into ${dataDir}`);
     const started = performance.now();
     const database = await openDatabase({ dataDir });
-    const loaded = await loadBook(database, ROWS, BENCH_PASSWORD, log);
+    const loaded = await loadBook(database, ROWS, BENCH_PASSWORD, log, CONTRACTS_PER_CUSTOMER);
     await database.close();
     result.generation = { seconds: loaded.seconds, rows: ROWS };
     log(
@@ -390,7 +452,7 @@ async function benchPostgres(): Promise<EngineResult> {
   await withTemporaryDatabase(POSTGRES, async (url) => {
     log(`\nPostgreSQL: loading ${ROWS} customers into ${new URL(url).pathname.slice(1)}`);
     const database = await openDatabase({ databaseUrl: url });
-    const loaded = await loadBook(database, ROWS, BENCH_PASSWORD, log);
+    const loaded = await loadBook(database, ROWS, BENCH_PASSWORD, log, CONTRACTS_PER_CUSTOMER);
     await database.close();
     result.generation = { seconds: loaded.seconds, rows: ROWS };
     log(`  customers in ${loaded.seconds.toFixed(1)} s`);
@@ -430,9 +492,42 @@ async function benchPostgres(): Promise<EngineResult> {
         `  raw ${name.padEnd(40)} ${raw.reqPerSec.toFixed(1).padStart(7)} req/s  p50 ${raw.p50.toFixed(1)}  p95 ${raw.p95.toFixed(1)} ms, db CPU ${raw.dbCpuMsPerRequest?.toFixed(1)} ms/request (${statements.length} statements${raw.errors ? `, ${raw.errors} errors` : ''})`,
       );
     }
+    result.floor = await measureFloor(url, byRole(page, ['page', 'count']));
   });
   result.loadAverage.after = os.loadavg();
   return result;
+}
+
+/**
+ * The HTTP floor: page 1's page + count statements answered by a bare Fastify + pg server with the
+ * app's compression (./floor-server.ts), loaded like the app's cases.
+ */
+async function measureFloor(
+  url: string,
+  statements: CapturedStatement[],
+): Promise<{ statements: CapturedStatement[]; result: LoadResult }> {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gscrm-floor-')), 'statements.json');
+  fs.writeFileSync(file, JSON.stringify(statements));
+  const floor = await startApp(
+    { DATABASE_URL: url, FLOOR_STATEMENTS: file },
+    60_000,
+    'scripts/bench/floor-server.ts',
+  );
+  try {
+    const options = {
+      connections: CONNECTIONS,
+      headers: ACCEPT_ENCODING ? { 'accept-encoding': ACCEPT_ENCODING } : undefined,
+    };
+    await hammer(`${floor.url}/floor`, { ...options, duration: 1 }); // warm-up
+    const loaded = await hammer(`${floor.url}/floor`, { ...options, duration: DURATION });
+    log(
+      `  HTTP floor (bare Fastify + pg, page + count) ${loaded.reqPerSec.toFixed(1).padStart(7)} req/s  p50 ${loaded.p50.toFixed(1)}  p95 ${loaded.p95.toFixed(1)} ms${loaded.non2xx ? `, ${loaded.non2xx} non-2xx` : ''}`,
+    );
+    return { statements, result: loaded };
+  } finally {
+    await floor.stop();
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
 }
 
 const startedAt = new Date();
@@ -448,6 +543,7 @@ const report = {
   label: args.label,
   git: gitDescription(REPO_ROOT, ['server', 'src', 'schemas']),
   rows: ROWS,
+  contractsPerCustomer: CONTRACTS_PER_CUSTOMER,
   connections: CONNECTIONS,
   acceptEncoding: ACCEPT_ENCODING,
   duration: DURATION,

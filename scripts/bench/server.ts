@@ -86,13 +86,14 @@ export interface AppProcess {
 export async function startApp(
   env: Record<string, string>,
   timeoutMs = 180_000,
+  script = 'server/main.ts',
 ): Promise<AppProcess> {
   const port = await freePort();
   const started = performance.now();
   let log = '';
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'server/main.ts')],
+    ['--import', 'tsx', path.join(REPO_ROOT, script)],
     {
       cwd: REPO_ROOT,
       env: {
