@@ -47,7 +47,9 @@ test('a person and a company, a household member and a document', async ({ page 
 
   // Tabs are chosen by ?tab=; those of later features say so.
   await page.goto(`${personUrl}?tab=contracts`);
-  await expect(page.getByTestId('tab-empty-contracts')).toBeVisible();
+  await expect(page.getByTestId('customer-contracts')).toBeVisible();
+  await page.goto(`${personUrl}?tab=appointments`);
+  await expect(page.getByTestId('tab-empty-appointments')).toBeVisible();
 
   // A household member
   await page.getByTestId('tab-household').click();
@@ -132,4 +134,25 @@ test('a CSV import shows the bad row before importing the good ones', async ({ p
   await page.goto('/admin/customers');
   await page.locator('input[name="q"]').fill('Imhof');
   await expect(page.locator('tbody tr').first()).toContainText('Regula Imhof');
+});
+
+test('the assignment buttons and a filter typed right after them both hold', async ({ page }) => {
+  await login(page, 'admin@demo.gscrm.ch');
+  await page.goto('/admin/customers');
+  await expect(page.locator('tbody tr').first()).toBeVisible();
+  const filter = async () =>
+    JSON.parse(new URL(page.url()).searchParams.get('filter') ?? '{}') as Record<string, unknown>;
+  await page.getByTestId('assignment-unassigned').click();
+  await page.locator('input[name="q"]').fill('a');
+  await expect.poll(filter).toEqual({ assignedToNull: true, q: 'a' });
+  await expect(page.getByTestId('assignment-unassigned')).toHaveAttribute('aria-pressed', 'true');
+  // Back to all, and at once a different search: the old choice must not come back.
+  await page.getByTestId('assignment-all').click();
+  await page.locator('input[name="q"]').fill('e');
+  await expect.poll(filter).toEqual({ q: 'e' });
+  await page.waitForTimeout(1000);
+  expect(await filter()).toEqual({ q: 'e' });
+  await expect(page.getByTestId('assignment-all')).toHaveAttribute('aria-pressed', 'true');
+  await page.getByTestId('assignment-mine').click();
+  await expect.poll(filter).toEqual({ q: 'e', assignedTo: expect.any(Number) as unknown });
 });

@@ -5,7 +5,6 @@
  * The open-issue filter (open-due, open-not-due, closed, none) waits for reminders.
  */
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import { ToggleButton, ToggleButtonGroup } from '@mui/material';
 import {
   Button,
   CreateButton,
@@ -15,7 +14,6 @@ import {
   SelectInput,
   TextInput,
   TopToolbar,
-  useListContext,
   useTranslate,
 } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
@@ -28,46 +26,9 @@ import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { pageSizeFor } from '../../auth/session.ts';
 import { CustomerAvatar } from './CustomerAvatar.tsx';
+import { ToggleFilter } from '../../components/ToggleFilter.tsx';
 import { ExportButton } from './ExportDialog.tsx';
 import { customerModel, customerName, isBackOffice } from './model.ts';
-
-type Assignment = 'all' | 'mine' | 'unassigned';
-
-/** All / mine / unassigned: `assignedTo=<me>` or `assignedToNull=true` on the API. */
-function AssignmentToggle() {
-  const translate = useTranslate();
-  const { filterValues, setFilters, displayedFilters } = useListContext();
-  const me = getStoredUser()?.id;
-  const current: Assignment =
-    filterValues.assignedToNull === true || filterValues.assignedToNull === 'true'
-      ? 'unassigned'
-      : filterValues.assignedTo !== undefined && Number(filterValues.assignedTo) === me
-        ? 'mine'
-        : 'all';
-  const choose = (value: Assignment | null) => {
-    if (!value) return;
-    const { assignedTo: _a, assignedToNull: _n, ...rest } = filterValues;
-    if (value === 'mine') setFilters({ ...rest, assignedTo: me }, displayedFilters);
-    else if (value === 'unassigned')
-      setFilters({ ...rest, assignedToNull: true }, displayedFilters);
-    else setFilters(rest, displayedFilters);
-  };
-  return (
-    <ToggleButtonGroup
-      size="small"
-      exclusive
-      value={current}
-      onChange={(_event, value: Assignment | null) => choose(value)}
-      aria-label={translate('app.customers.assignment.label')}
-    >
-      {(['all', 'mine', 'unassigned'] as const).map((value) => (
-        <ToggleButton key={value} value={value} data-testid={`assignment-${value}`}>
-          {translate(`app.customers.assignment.${value}`)}
-        </ToggleButton>
-      ))}
-    </ToggleButtonGroup>
-  );
-}
 
 function ListActions() {
   const translate = useTranslate();
@@ -77,7 +38,6 @@ function ListActions() {
   const importPath = backOffice ? `/${area}/customers/import` : undefined;
   return (
     <TopToolbar sx={{ alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-      {backOffice ? <AssignmentToggle /> : null}
       <CreateButton
         to={`/${area}/${resourceRoute(area, 'customers', 'create') ?? 'customers/new'}`}
       />
@@ -119,7 +79,26 @@ function filters() {
     <TextInput key="zip" source="zip" label={label('zip')} />,
   ];
   if (isBackOffice()) {
+    const me = getStoredUser()?.id ?? 0;
     out.push(
+      // All / mine / unassigned: `assignedTo=<me>` or `assignedToNull=true` on the API.
+      <ToggleFilter
+        key="assignedToNull"
+        source="assignedToNull"
+        alwaysOn
+        keys={['assignedTo', 'assignedToNull']}
+        choices={[
+          { id: 'all', label: 'app.customers.assignment.all', values: {} },
+          { id: 'mine', label: 'app.customers.assignment.mine', values: { assignedTo: me } },
+          {
+            id: 'unassigned',
+            label: 'app.customers.assignment.unassigned',
+            values: { assignedToNull: true },
+          },
+        ]}
+        label="app.customers.assignment.label"
+        testIdPrefix="assignment-"
+      />,
       <ReferencePicker
         key="assignedTo"
         source="assignedTo"
