@@ -21,6 +21,7 @@ export default defineConfig({
             'server/**/*.test.ts',
           ],
           environment: 'node',
+          setupFiles: ['./vitest.unit-setup.ts'],
         },
       },
       {

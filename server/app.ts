@@ -22,6 +22,7 @@ import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './auth/sessions.ts';
 import { parseTrustProxy, trustProxyOption } from './config.ts';
 import crud from './crud/index.ts';
 import { ResourceHookRegistry } from './crud/hooks.ts';
+import contracts from './contracts/index.ts';
 import customers from './customers/index.ts';
 import type { Database, DB } from './db/index.ts';
 import { frameworkErrors, installErrorHandler } from './http/errors.ts';
@@ -304,6 +305,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(crud);
   await yieldTurn();
   await app.register(customers);
+  await yieldTurn();
+  await app.register(contracts);
   await yieldTurn();
   await app.register(notifications);
   await yieldTurn();

@@ -85,6 +85,25 @@ const ADMIN: Area[] = ['admin'];
 const Dashboard = lazyPage(() => import('./custom/Dashboard.tsx'));
 const Notifications = lazyPage(() => import('./custom/NotificationsPage.tsx'));
 const CustomerImport = lazyPage(() => import('./custom/customers/CustomerImport.tsx'));
+const contractPage = (name: 'NonClosureList' | 'BrokerContractList') =>
+  lazyPage(() =>
+    import('./custom/contracts/ContractList.tsx').then((module) => ({ default: module[name] })),
+  );
+const NonClosureList = contractPage('NonClosureList');
+const BrokerContractList = contractPage('BrokerContractList');
+const ContractShowPage = lazyPage(() => import('./custom/contracts/ContractShow.tsx'));
+const ContractEdit = lazyPage(() => import('./custom/contracts/ContractForm.tsx'));
+const ContractCreate = lazyPage(() =>
+  import('./custom/contracts/ContractForm.tsx').then((module) => ({
+    default: module.ContractCreate,
+  })),
+);
+const NonClosureCreate = lazyPage(() =>
+  import('./custom/contracts/ContractForm.tsx').then((module) => ({
+    default: module.NonClosureCreate,
+  })),
+);
+const ContractExport = lazyPage(() => import('./custom/contracts/ContractExportPage.tsx'));
 
 /**
  * The entries of a resource's views at the paths src/shell/paths.ts gives it (its declaration, or
@@ -147,27 +166,31 @@ export const ROUTES: RouteEntry[] = [
     menu: { group: 'sales', label: 'app.menu.offers', icon: RequestQuoteIcon },
   },
 
-  // Contracts
+  // Contracts (src/custom/contracts/): closures at `contracts` (the resource's list and show),
+  // non-closures and broker contracts as pages of their own; editing and creating in the admin
+  // area only (SPEC §2; creating is no spec route: `contracts/new`, `non-closures/new`).
+  ...crud('contracts', { group: 'contracts', label: 'app.menu.contracts', icon: DescriptionIcon }),
+  { path: 'contracts/new', areas: ADMIN, page: ContractCreate },
   {
-    path: 'contracts',
-    areas: BOTH,
-    coming: 'contracts',
-    menu: { group: 'contracts', label: 'app.menu.contracts', icon: DescriptionIcon },
+    path: 'contracts/export',
+    areas: ADMIN,
+    page: ContractExport,
+    permission: 'contract-export-page',
   },
-  { path: 'contracts/{id}', areas: BOTH, coming: 'contracts' },
-  { path: 'contracts/{id}/edit', areas: ADMIN, coming: 'contracts' },
+  { path: 'contracts/{id}/edit', areas: ADMIN, page: ContractEdit },
   {
     path: 'non-closures',
     areas: BOTH,
-    coming: 'contracts',
+    page: NonClosureList,
     menu: { group: 'contracts', label: 'app.menu.nonClosures', icon: AssignmentIcon },
   },
-  { path: 'non-closures/{id}', areas: BOTH, coming: 'contracts' },
-  { path: 'non-closures/{id}/edit', areas: ADMIN, coming: 'contracts' },
+  { path: 'non-closures/new', areas: ADMIN, page: NonClosureCreate },
+  { path: 'non-closures/{id}', areas: BOTH, page: ContractShowPage },
+  { path: 'non-closures/{id}/edit', areas: ADMIN, page: ContractEdit },
   {
     path: 'broker-contracts',
     areas: BOTH,
-    coming: 'contracts',
+    page: BrokerContractList,
     menu: { group: 'contracts', label: 'app.menu.brokerContracts', icon: HandshakeIcon },
   },
 

@@ -1,7 +1,8 @@
 /**
  * Per-resource server rules that a schema cannot say: who sees which records (scope), rules across
  * fields or against the database (validate), values the server sets (prepare), and work after a
- * write (afterWrite, same transaction). The generic CRUD routes (./index.ts) call them.
+ * write (afterWrite, same transaction), and what a list accepts beyond the schema's filters
+ * (listParameters, listConditions, searchAlso). The generic CRUD routes (./index.ts) call them.
  *
  * The feature that owns a resource registers its hooks from its own plugin
  * (`app.resourceHooks.add('customers', customerHooks)` in server/customers/index.ts), so a new
@@ -9,7 +10,7 @@
  * resource no schema declares (a typo would leave a scope unapplied) stop the start.
  */
 import type { Expression, SqlBool } from 'kysely';
-import type { ResourceModel } from '../../src/schema/model.ts';
+import type { JsonSchema, ResourceModel } from '../../src/schema/model.ts';
 import type { SessionUser } from '../auth/sessions.ts';
 import type { DB } from '../db/index.ts';
 import type { ResourceExpressionBuilder, ResourceRow } from '../db/resource.ts';
@@ -54,6 +55,26 @@ export interface ResourceHooks {
   ): Promise<FieldErrors | undefined> | FieldErrors | undefined;
   /** Column values the server sets or overrides before the write. */
   prepare?(values: ResourceRow, context: WriteContext): Promise<ResourceRow> | ResourceRow;
+  /**
+   * Query-string parameters of the resource's list beyond its schema's filters (wire name → JSON
+   * schema, e.g. `assignment: { enum: [...] }`): declared on the list route, so validation refuses
+   * bad values with 400 and OpenAPI documents them. listConditions reads them.
+   */
+  listParameters?: Record<string, JsonSchema>;
+  /**
+   * Where-conditions of a list request beyond the schema's filters (all must hold), from the
+   * validated query (its listParameters included); none: an empty list. Keep them index-friendly
+   * (`col in (select id from … where …)`): they run on every page and count.
+   */
+  listConditions?(query: Record<string, unknown>, context: HookContext): ScopeCondition[];
+  /**
+   * More places one word of `search=` may be found in besides the resource's own search document
+   * (any of them may match; every word must match somewhere). `pattern` is the word folded and
+   * escaped as a `like` pattern (`%word%`); compare it to folded text (`gscrm_fold`, or another
+   * table's `search_document`), e.g. `customer_id in (select id from customers where
+   * search_document like gscrm_fold(pattern))`.
+   */
+  searchAlso?(eb: ResourceExpressionBuilder, pattern: string): Expression<SqlBool>[];
   /** After a successful write, in the same transaction. */
   afterWrite?(
     row: ResourceRow,
@@ -66,6 +87,7 @@ const NO_HOOKS: ResourceHooks = Object.freeze({});
 /** The hooks of every resource of one app (`app.resourceHooks`). */
 export class ResourceHookRegistry {
   private readonly byResource = new Map<string, ResourceHooks>();
+  private readonly listSchemas = new Map<string, JsonSchema>();
   private sealed = false;
 
   /** Registers the hooks of a resource; one owner per resource. */
@@ -73,6 +95,21 @@ export class ResourceHookRegistry {
     if (this.sealed) throw new Error(`Hooks of ${resource} registered after the app started`);
     if (this.byResource.has(resource)) throw new Error(`Hooks of ${resource} registered twice`);
     this.byResource.set(resource, hooks);
+    const schema = this.listSchemas.get(resource);
+    if (schema) addListParameters(resource, schema, hooks);
+  }
+
+  /**
+   * The query-string schema of a resource's list route (the generic CRUD plugin, which registers
+   * before the features): the hooks' listParameters are added to it, whichever comes first. Fastify
+   * compiles route schemas when the app gets ready, after every feature registered.
+   */
+  listSchema(resource: string, schema: JsonSchema): JsonSchema {
+    if (this.sealed) throw new Error(`List schema of ${resource} given after the app started`);
+    this.listSchemas.set(resource, schema);
+    const hooks = this.byResource.get(resource);
+    if (hooks) addListParameters(resource, schema, hooks);
+    return schema;
   }
 
   /** The hooks of a resource (none: an empty set). */
@@ -88,5 +125,14 @@ export class ResourceHookRegistry {
       throw new Error(`Resource hooks for resources without a schema: ${unknown.join(', ')}`);
     }
     this.sealed = true;
+  }
+}
+
+function addListParameters(resource: string, schema: JsonSchema, hooks: ResourceHooks): void {
+  const properties = (schema.properties ??= {});
+  for (const [name, parameter] of Object.entries(hooks.listParameters ?? {})) {
+    if (name in properties)
+      throw new Error(`List parameter ${name} of ${resource} is already a list parameter`);
+    properties[name] = parameter;
   }
 }

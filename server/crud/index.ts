@@ -43,7 +43,13 @@ import { type IdParams, idParams } from '../http/params.ts';
 import { createAjvInstance, inputSchema, responseSchema } from '../http/validation.ts';
 import { writeTransaction } from '../audit/context.ts';
 import type { HookContext, WriteContext } from './hooks.ts';
-import { filterConditions, type ListQuery, listQuerySchema, testsText } from './list.ts';
+import {
+  filterConditions,
+  type ListExtras,
+  type ListQuery,
+  listQuerySchema,
+  testsText,
+} from './list.ts';
 import { prefetchMetaSchema, withPrefetched, withPrefetchParam } from './prefetch.ts';
 import { type ReferenceSort, referenceSortedRows } from './reference-sort.ts';
 import {
@@ -332,10 +338,10 @@ function resourceRoutes(
       schema: {
         tags,
         summary: `List ${title} records`,
-        querystring: withPrefetchParam(
-          model,
-          app.models,
-          withLabelSort(model, listQuerySchema(model)),
+        // The resource's hooks may add parameters (listParameters, ./hooks.ts).
+        querystring: app.resourceHooks.listSchema(
+          model.name,
+          withPrefetchParam(model, app.models, withLabelSort(model, listQuerySchema(model))),
         ),
         response: { 200: listSchema(record, prefetchMetaSchema(model, app.models)) },
       },
@@ -345,7 +351,17 @@ function resourceRoutes(
       const context = contextOf(request);
       // Conditions only where there are some: the list of a whole table is cheapest to page and
       // may answer the table's estimate as its total.
-      const filters = filterConditions(model, query, expressionBuilder<ResourceTables, string>());
+      const own = hooks();
+      const extras: ListExtras = {
+        conditions: own.listConditions?.(query, context),
+        searchAlso: own.searchAlso,
+      };
+      const filters = filterConditions(
+        model,
+        query,
+        expressionBuilder<ResourceTables, string>(),
+        extras,
+      );
       const scope = isRestricted(context) ? scopeOf(context) : undefined;
       const whole = filters.length === 0 && !scope;
       const resources = resourceDb(db);
@@ -353,7 +369,7 @@ function resourceRoutes(
         const from = resources.selectFrom(model.table);
         if (whole) return from;
         return from.where((eb) => {
-          const conditions = filterConditions(model, query, eb);
+          const conditions = filterConditions(model, query, eb, extras);
           return eb.and(scope ? [...conditions, scope(eb)] : conditions);
         });
       };

@@ -8,7 +8,8 @@ import type { FieldModel, JsonSchema, ResourceModel } from '../../src/schema/mod
 import type { ResourceExpressionBuilder } from '../db/resource.ts';
 import { foldSearchText, searchWords } from '../../src/schema/search.ts';
 import { type PageQuery, pageSchema, perPageSchema } from '../http/lists.ts';
-import { foldedContains, searchCondition } from './search.ts';
+import type { ScopeCondition } from './hooks.ts';
+import { foldedContains, type SearchAlso, searchCondition } from './search.ts';
 
 export const MAX_PER_PAGE = 500;
 
@@ -71,9 +72,9 @@ function stripAnnotations(schema: JsonSchema): JsonSchema {
 }
 
 /** The list's filters, ids and search words (./search.ts) as one where-condition. */
-export function filterExpressions(model: ResourceModel, query: ListQuery) {
+export function filterExpressions(model: ResourceModel, query: ListQuery, extras?: ListExtras) {
   return (eb: ResourceExpressionBuilder): Expression<SqlBool> =>
-    eb.and(filterConditions(model, query, eb));
+    eb.and(filterConditions(model, query, eb, extras));
 }
 
 /** Whether the list's conditions compare text (search words or a text filter): costly per row. */
@@ -82,11 +83,21 @@ export function testsText(model: ResourceModel, query: ListQuery): boolean {
   return model.fields.some((field) => field.kind === 'string' && query[field.column] !== undefined);
 }
 
+/**
+ * What a resource's hooks add to its lists (./hooks.ts): conditions of its own list parameters,
+ * and more places a search word may be found in.
+ */
+export interface ListExtras {
+  conditions?: ScopeCondition[];
+  searchAlso?: SearchAlso;
+}
+
 /** The list's filters, ids and search words, each one condition (none: the whole table). */
 export function filterConditions(
   model: ResourceModel,
   query: ListQuery,
   eb: ResourceExpressionBuilder,
+  extras: ListExtras = {},
 ): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = [];
   if (query.id) conditions.push(eb('id', 'in', query.id));
@@ -105,8 +116,9 @@ export function filterConditions(
       if (bound !== undefined) conditions.push(eb(field.column, op, bound));
     }
   }
-  const search = searchCondition(eb, model, query.search);
+  const search = searchCondition(eb, model, query.search, extras.searchAlso);
   if (search) conditions.push(search);
+  for (const condition of extras.conditions ?? []) conditions.push(condition(eb));
   return conditions;
 }
 

@@ -29,11 +29,18 @@ const LOCAL_PREFIX = `+${getCountryCallingCode(DEFAULT_PHONE_REGION)}`;
 
 const isPhoneField = (field: FieldModel) => field.schema.format === PHONE_FORMAT;
 
+/**
+ * More places a word may be found in (a resource hook's searchAlso, ./hooks.ts): conditions on the
+ * word's `like` pattern (folded, escaped, `%word%`).
+ */
+export type SearchAlso = (eb: ResourceExpressionBuilder, pattern: string) => Expression<SqlBool>[];
+
 /** The search as one where-condition, or undefined when there is nothing to search. */
 export function searchCondition(
   eb: ResourceExpressionBuilder,
   model: ResourceModel,
   query: string | undefined,
+  also?: SearchAlso,
 ): Expression<SqlBool> | undefined {
   const words = searchWords(query);
   const fields = (model.resource.search ?? []).flatMap((name) => {
@@ -53,6 +60,9 @@ export function searchCondition(
         ? searchVariants(word).map((variant) => foldedContains(eb, document, variant))
         : []),
       ...phoneColumns.flatMap((column) => phoneConditions(eb, column, word)),
+      ...(also
+        ? searchVariants(word).flatMap((variant) => also(eb, `%${escapeLike(variant)}%`))
+        : []),
     ]);
   const all = eb.and(words.map(wordCondition));
   // A number typed with spaces (`079 322 50 35`) is one phone word, not four words.

@@ -1,6 +1,7 @@
 /**
  * A customer's files: documents and the picture.
- *   POST   /api/customers/:id/documents   multipart: file, document_name?, document_type?, document_related_to?
+ *   POST   /api/customers/:id/documents   multipart: file, document_name?, document_type?, document_related_to?,
+ *                                          contract_id? (a contract of the customer: issue 14)
  *   GET    /api/documents/:id/download    the file, as an attachment
  *   POST   /api/customers/:id/avatar      multipart: file (image)
  *   GET    /api/customers/:id/avatar      the image
@@ -11,11 +12,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Insertable, sql } from 'kysely';
 import type { DocumentsTable } from '../../src/types/database.ts';
 import type { ResourceRow } from '../db/resource.ts';
-import { ApiError, issue, notFound, validationError } from '../http/errors.ts';
+import { afterDocumentWrite, documentContractErrors } from '../contracts/documents.ts';
+import { ApiError, assertNoErrors, issue, notFound, validationError } from '../http/errors.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { createAjvInstance, fieldErrors, inputSchema } from '../http/validation.ts';
 import { getStorage } from '../storage/index.ts';
-import { modelOf, recordAnswer, requireVisible } from './access.ts';
+import { modelOf, recordAnswer, requireVisible, visibleRow } from './access.ts';
 import {
   AVATAR_KINDS,
   AVATAR_MAX_BYTES,
@@ -53,7 +55,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       config: { access: 'authenticated', external: true },
       schema: {
         tags: ['documents'],
-        summary: `Upload a document of the customer (multipart: file, document_name, document_type, document_related_to). At most ${DOCUMENT_MAX_BYTES / 1024 / 1024} MB; PDF, images and office files, checked by content.`,
+        summary: `Upload a document of the customer (multipart: file, document_name, document_type, document_related_to, contract_id). At most ${DOCUMENT_MAX_BYTES / 1024 / 1024} MB; PDF, images and office files, checked by content.`,
         params: idParams,
         response: { 201: recordAnswer(app, 'documents') },
       },
@@ -76,10 +78,31 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         };
         if (fields.document_type) body.document_type = fields.document_type;
         if (fields.document_related_to) body.document_related_to = fields.document_related_to;
+        if (fields.contract_id !== undefined && fields.contract_id.trim() !== '') {
+          // A part's value is text: whole decimal digits, else the schema's own refusal.
+          const text = fields.contract_id.trim();
+          if (!/^[1-9][0-9]{0,9}$/.test(text))
+            throw validationError({ contract_id: [issue('integerText')] });
+          body.contract_id = Number(text);
+        }
         if (!validateDocument(body))
           throw validationError(fieldErrors(validateDocument.errors ?? []));
-        const row = await writeTransaction(app.db, request, (trx) =>
-          trx
+        const row = await writeTransaction(app.db, request, async (trx) => {
+          if (body.contract_id !== undefined && body.contract_id !== null) {
+            // The contract: one the user sees (404 as an unknown id), of this customer.
+            const contract = await visibleRow(app, request, 'contracts', body.contract_id, trx);
+            if (!contract)
+              throw validationError({
+                contract_id: [
+                  issue('unknownReference', {
+                    resource: 'contracts',
+                    ids: String(body.contract_id),
+                  }),
+                ],
+              });
+            assertNoErrors(await documentContractErrors(trx, body));
+          }
+          const inserted = await trx
             .insertInto('documents')
             .values({
               ...body,
@@ -90,8 +113,10 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
               uploaded_by: request.principal?.id ?? null,
             })
             .returningAll()
-            .executeTakeFirstOrThrow(),
-        );
+            .executeTakeFirstOrThrow();
+          await afterDocumentWrite(trx, inserted);
+          return inserted;
+        });
         return reply.status(201).send({ data: row });
       } catch (error) {
         if (file) await getStorage().remove(file.key);

@@ -5,6 +5,7 @@
  * through `x-owner-via`; a consultant's new customers are assigned to the consultant). These hooks
  * add the rules of ./rules.ts and the clean-up of stored files.
  */
+import { afterDocumentWrite, documentContractErrors } from '../contracts/documents.ts';
 import type { ResourceHooks } from '../crud/hooks.ts';
 import { getStorage } from '../storage/index.ts';
 import { checkCustomer, hasErrors, merged, personErrors } from './rules.ts';
@@ -32,11 +33,23 @@ export const householdMemberHooks: ResourceHooks = {
   },
 };
 
+/**
+ * Documents: the uploader is recorded; a document on a contract must name a contract of its
+ * customer, and an advice protocol added, changed or removed recomputes the contract's
+ * protocolMissing (server/contracts/documents.ts).
+ */
 export const documentHooks: ResourceHooks = {
+  async validate(body, { db, existing }) {
+    const errors = await documentContractErrors(db, merged(existing, body));
+    return hasErrors(errors) ? errors : undefined;
+  },
   prepare(values, { mode, principal }) {
     return mode === 'create' && principal ? { ...values, uploaded_by: principal.id } : values;
   },
-  async afterWrite(row, { mode }) {
-    if (mode === 'delete') await removeStored(row.document_file);
+  async afterWrite(row, { db, mode, existing }) {
+    if (mode === 'delete') {
+      await afterDocumentWrite(db, undefined, row);
+      await removeStored(row.document_file);
+    } else await afterDocumentWrite(db, row, existing);
   },
 };

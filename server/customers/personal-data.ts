@@ -243,7 +243,6 @@ export async function erasePerson(
 
       if (subject.resource === 'customers') {
         await trx.deleteFrom('documents').where('customer_id', '=', subject.id).execute();
-        await trx.deleteFrom('household_members').where('customer_id', '=', subject.id).execute();
         // Someone this customer recommended keeps the customer, not the link.
         await trx
           .updateTable('customers')
@@ -251,11 +250,15 @@ export async function erasePerson(
           .where('recommended_by_customer_id', '=', subject.id)
           .execute();
       }
+      // Before the members go: what a feature keeps may point to them (a contract insuring one).
       const kept: { hook: string; table: string; kept: number }[] = [];
       for (const hook of hooks) {
         for (const result of (await hook.retain?.(trx, subject, pseudonym)) ?? []) {
           if (result.kept > 0) kept.push({ hook: hook.name, ...result });
         }
+      }
+      if (subject.resource === 'customers') {
+        await trx.deleteFrom('household_members').where('customer_id', '=', subject.id).execute();
       }
       let pseudonymised = false;
       if (kept.length > 0) {

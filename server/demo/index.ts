@@ -5,6 +5,7 @@
  */
 import { hashPassword } from '../auth/password.ts';
 import type { DB } from '../db/index.ts';
+import { seedDemoContracts } from './contracts.ts';
 import { seedDemoCustomers } from './customers.ts';
 import { seedDemoIdentity } from './identity.ts';
 
@@ -318,6 +319,7 @@ export async function seedDemo(db: DB, options: { password: string }): Promise<b
       .execute();
     await seedDemoIdentity(trx, passwordHash);
     await seedDemoCustomers(trx);
+    await seedDemoContracts(trx);
   });
   return true;
 }

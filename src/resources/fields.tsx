@@ -4,7 +4,7 @@
  */
 import { Box, Chip, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactElement, useMemo } from 'react';
+import { cloneElement, type ReactElement, useMemo } from 'react';
 import {
   ArrayField,
   BooleanField,
@@ -140,9 +140,19 @@ export function fieldFor(
   field: FieldModel,
   options: FieldOptions = {},
 ): ReactElement | null {
+  const element = fieldElement(model, field, options);
+  // Keyed by its source (lists of fields); a key cannot travel inside spread props.
+  return element ? cloneElement(element, { key: field.name }) : null;
+}
+
+function fieldElement(
+  model: ResourceModel,
+  field: FieldModel,
+  options: FieldOptions,
+): ReactElement | null {
   const source = field.name;
   const label = fieldLabelKey(model.name, field.name);
-  const common = { key: source, source, label, sortable: field.sortable };
+  const common = { source, label, sortable: field.sortable };
   const { schema } = field;
   switch (field.kind) {
     case 'boolean':

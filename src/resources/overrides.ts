@@ -2,7 +2,11 @@
  * Per-resource replacements of generic views, by resource name. A replacement is a hand-written
  * component (in src/custom/) that may reuse fieldFor/inputFor rather than repeating the schema's
  * field list. Example:
- *   customers: { show: lazyPage(() => import('../custom/customers/CustomerShow.tsx')) },
+ *   contracts: {
+    list: lazyPage(() => import('../custom/contracts/ContractList.tsx')),
+    show: lazyPage(() => import('../custom/contracts/ContractShow.tsx')),
+  },
+  customers: { show: lazyPage(() => import('../custom/customers/CustomerShow.tsx')) },
  */
 import { lazyPage, type PreloadablePage } from '../shell/lazyPage.ts';
 import type { ViewKind } from '../shell/paths.ts';
@@ -18,6 +22,10 @@ export const OVERRIDES: Record<string, Partial<Record<ViewKind, PreloadablePage>
   },
   'external-users': {
     edit: lazyPage(() => import('../custom/account/external-users/ExternalUserEdit.tsx')),
+  },
+  contracts: {
+    list: lazyPage(() => import('../custom/contracts/ContractList.tsx')),
+    show: lazyPage(() => import('../custom/contracts/ContractShow.tsx')),
   },
   customers: {
     list: lazyPage(() => import('../custom/customers/CustomerList.tsx')),

@@ -55,6 +55,12 @@ export const ERROR_TEXTS = {
   notInFuture: 'must not be in the future',
   notBefore1900: 'must be on or after 1900-01-01',
   notBeforeBirth: 'must not be before the date of birth',
+  // Contracts (server/contracts/rules.ts).
+  notOfProduct: 'is not a sub-product of the chosen product',
+  notOfSubProduct: 'is not a variant of the chosen sub-product',
+  notOffered: 'does not offer the chosen product',
+  onlyForFinance: 'is only for finance products (loan, mortgage, …)',
+  notOfCustomer: 'does not belong to the customer',
   noPermitForSwiss: 'must be empty for a Swiss national (permits are for foreigners)',
   swissZip: 'must be 4 digits (1000–9999) for an address in {{country}}',
   companyName: 'is required for a company',

@@ -34,6 +34,9 @@ const NO_SHOW: ViewKind[] = ['list', 'create', 'edit'];
 export const RESOURCE_PATHS = {
   customers: { areas: BOTH },
   reminders: { areas: BOTH },
+  // Lists and show pages in both areas; edit and create are admin pages of the route table
+  // (closures and non-closures apart, see contractRoute).
+  contracts: { areas: BOTH, kinds: ['list', 'show'] },
   'commission-rules': { areas: ADMIN, kinds: NO_SHOW, permission: 'manage-commission-rules' },
   companies: { areas: ADMIN, kinds: NO_SHOW },
   'lead-sources': { areas: ADMIN, kinds: NO_SHOW },
@@ -96,3 +99,36 @@ export function resourceHref(
 
 /** Router path of a spec path: `{id}` → `:id`. */
 export const routerPath = (specPath: string): string => specPath.replace(/\{([a-zA-Z]+)\}/g, ':$1');
+
+/** A contract's type (schemas/contracts.schema.json `contractType`). */
+export type ContractType = 'closure' | 'non-closure';
+
+/**
+ * Where a contract's view lives in an area (SPEC §2): closures (broker contracts too) under
+ * `contracts`, non-closures under `non-closures`; edit and create in the admin area only (creating
+ * is no spec route: `contracts/new`, `non-closures/new`, with `?customerId=` to prefill). Undefined
+ * when the area has no such view.
+ */
+export function contractRoute(
+  area: Area,
+  contractType: ContractType,
+  view: ViewKind,
+  id?: string | number,
+): string | undefined {
+  const base = contractType === 'non-closure' ? 'non-closures' : 'contracts';
+  if (view === 'list') return base;
+  if (view === 'show') return `${base}/${id ?? ''}`;
+  if (area !== 'admin') return undefined;
+  return view === 'create' ? `${base}/new` : `${base}/${id ?? ''}/edit`;
+}
+
+/** The same as an absolute path (`/admin/non-closures/5`), or undefined. */
+export function contractHref(
+  area: Area,
+  contractType: ContractType,
+  view: ViewKind,
+  id?: string | number,
+): string | undefined {
+  const path = contractRoute(area, contractType, view, id);
+  return path === undefined ? undefined : `/${area}/${path}`;
+}

@@ -75,6 +75,340 @@ export interface CompaniesTable {
   search_document: GeneratedAlways<string | null>;
 }
 
+/** Resource `contracts` (`schemas/contracts.schema.json`). */
+export interface ContractsTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  contract_type: Generated<string>;
+  customer_id: number;
+  household_member_id: number | null;
+  category: Generated<string | null>;
+  business_name: string | null;
+  product_id: number;
+  product_group: string | null;
+  company_id: number | null;
+  contract_number: string | null;
+  alt_contract_number: string | null;
+  status: Generated<string | null>;
+  consultant_id: number | null;
+  broker_mandate: Generated<boolean | null>;
+  is_precrm_closure: Generated<boolean | null>;
+  payment_cycle: Generated<string | null>;
+  signing_date: string | null;
+  start_date: string | null;
+  end_date: string | null;
+  insurance: Generated<Jsonb<{
+    sub_product_id?: number;
+    sub_product_variant_id?: number;
+    deductible?: number;
+    premium?: number;
+    term_years?: number;
+  }> | null>;
+  supplementary_insurances: Generated<Jsonb<
+    {
+      sub_product_id: number;
+      sub_product_variant_id?: number;
+      premium_month?: number;
+      note?: string;
+    }[]
+  > | null>;
+  coverage: Generated<Jsonb<{
+    lines?: {
+      coverage: string;
+      sum?: number;
+      deductible?: number;
+      premium?: number;
+      note?: string;
+    }[];
+    total_basic_premium?: number;
+    amount?: number;
+    interest_rate?: number;
+    closure_type?: 'new_business' | 'replacement' | 'extension';
+    insurance_group_type?: 'individual' | 'family' | 'collective';
+  }> | null>;
+  commissions: Generated<Jsonb<
+    {
+      user_id: number;
+      type: 'consultant' | 'team_lead' | 'call_centre' | 'sub_broker' | 'mandate';
+      comission: number;
+    }[]
+  > | null>;
+  reason: string | null;
+  finma_consultant: number | null;
+  previous_insurance: Generated<Jsonb<{
+    previous_companies?: number[];
+    termination_responsible?: 'customer' | 'consultant' | 'back_office' | 'insurer';
+    reason?: string;
+    termination_note?: string;
+    termination_consultant_note?: string;
+    termination_date?: string;
+  }> | null>;
+  client: Generated<Jsonb<{
+    nationality?:
+      | 'AD'
+      | 'AE'
+      | 'AF'
+      | 'AG'
+      | 'AI'
+      | 'AL'
+      | 'AM'
+      | 'AO'
+      | 'AQ'
+      | 'AR'
+      | 'AS'
+      | 'AT'
+      | 'AU'
+      | 'AW'
+      | 'AX'
+      | 'AZ'
+      | 'BA'
+      | 'BB'
+      | 'BD'
+      | 'BE'
+      | 'BF'
+      | 'BG'
+      | 'BH'
+      | 'BI'
+      | 'BJ'
+      | 'BL'
+      | 'BM'
+      | 'BN'
+      | 'BO'
+      | 'BQ'
+      | 'BR'
+      | 'BS'
+      | 'BT'
+      | 'BV'
+      | 'BW'
+      | 'BY'
+      | 'BZ'
+      | 'CA'
+      | 'CC'
+      | 'CD'
+      | 'CF'
+      | 'CG'
+      | 'CH'
+      | 'CI'
+      | 'CK'
+      | 'CL'
+      | 'CM'
+      | 'CN'
+      | 'CO'
+      | 'CR'
+      | 'CU'
+      | 'CV'
+      | 'CW'
+      | 'CX'
+      | 'CY'
+      | 'CZ'
+      | 'DE'
+      | 'DJ'
+      | 'DK'
+      | 'DM'
+      | 'DO'
+      | 'DZ'
+      | 'EC'
+      | 'EE'
+      | 'EG'
+      | 'EH'
+      | 'ER'
+      | 'ES'
+      | 'ET'
+      | 'FI'
+      | 'FJ'
+      | 'FK'
+      | 'FM'
+      | 'FO'
+      | 'FR'
+      | 'GA'
+      | 'GB'
+      | 'GD'
+      | 'GE'
+      | 'GF'
+      | 'GG'
+      | 'GH'
+      | 'GI'
+      | 'GL'
+      | 'GM'
+      | 'GN'
+      | 'GP'
+      | 'GQ'
+      | 'GR'
+      | 'GS'
+      | 'GT'
+      | 'GU'
+      | 'GW'
+      | 'GY'
+      | 'HK'
+      | 'HM'
+      | 'HN'
+      | 'HR'
+      | 'HT'
+      | 'HU'
+      | 'ID'
+      | 'IE'
+      | 'IL'
+      | 'IM'
+      | 'IN'
+      | 'IO'
+      | 'IQ'
+      | 'IR'
+      | 'IS'
+      | 'IT'
+      | 'JE'
+      | 'JM'
+      | 'JO'
+      | 'JP'
+      | 'KE'
+      | 'KG'
+      | 'KH'
+      | 'KI'
+      | 'KM'
+      | 'KN'
+      | 'KP'
+      | 'KR'
+      | 'KW'
+      | 'KY'
+      | 'KZ'
+      | 'LA'
+      | 'LB'
+      | 'LC'
+      | 'LI'
+      | 'LK'
+      | 'LR'
+      | 'LS'
+      | 'LT'
+      | 'LU'
+      | 'LV'
+      | 'LY'
+      | 'MA'
+      | 'MC'
+      | 'MD'
+      | 'ME'
+      | 'MF'
+      | 'MG'
+      | 'MH'
+      | 'MK'
+      | 'ML'
+      | 'MM'
+      | 'MN'
+      | 'MO'
+      | 'MP'
+      | 'MQ'
+      | 'MR'
+      | 'MS'
+      | 'MT'
+      | 'MU'
+      | 'MV'
+      | 'MW'
+      | 'MX'
+      | 'MY'
+      | 'MZ'
+      | 'NA'
+      | 'NC'
+      | 'NE'
+      | 'NF'
+      | 'NG'
+      | 'NI'
+      | 'NL'
+      | 'NO'
+      | 'NP'
+      | 'NR'
+      | 'NU'
+      | 'NZ'
+      | 'OM'
+      | 'PA'
+      | 'PE'
+      | 'PF'
+      | 'PG'
+      | 'PH'
+      | 'PK'
+      | 'PL'
+      | 'PM'
+      | 'PN'
+      | 'PR'
+      | 'PS'
+      | 'PT'
+      | 'PW'
+      | 'PY'
+      | 'QA'
+      | 'RE'
+      | 'RO'
+      | 'RS'
+      | 'RU'
+      | 'RW'
+      | 'SA'
+      | 'SB'
+      | 'SC'
+      | 'SD'
+      | 'SE'
+      | 'SG'
+      | 'SH'
+      | 'SI'
+      | 'SJ'
+      | 'SK'
+      | 'SL'
+      | 'SM'
+      | 'SN'
+      | 'SO'
+      | 'SR'
+      | 'SS'
+      | 'ST'
+      | 'SV'
+      | 'SX'
+      | 'SY'
+      | 'SZ'
+      | 'TC'
+      | 'TD'
+      | 'TF'
+      | 'TG'
+      | 'TH'
+      | 'TJ'
+      | 'TK'
+      | 'TL'
+      | 'TM'
+      | 'TN'
+      | 'TO'
+      | 'TR'
+      | 'TT'
+      | 'TV'
+      | 'TW'
+      | 'TZ'
+      | 'UA'
+      | 'UG'
+      | 'UM'
+      | 'US'
+      | 'UY'
+      | 'UZ'
+      | 'VA'
+      | 'VC'
+      | 'VE'
+      | 'VG'
+      | 'VI'
+      | 'VN'
+      | 'VU'
+      | 'WF'
+      | 'WS'
+      | 'XK'
+      | 'YE'
+      | 'YT'
+      | 'ZA'
+      | 'ZM'
+      | 'ZW';
+    occupation?: string;
+    permit_type?: 'B' | 'C' | 'Ci' | 'F' | 'G' | 'L' | 'N' | 'S';
+  }> | null>;
+  note: string | null;
+  annual_premium: number | null;
+  production_sum: number | null;
+  total_commission: number | null;
+  protocol_missing: boolean | null;
+  customer_name: string | null;
+  search_document: GeneratedAlways<string | null>;
+}
+
 /** Resource `customers` (`schemas/customers.schema.json`). */
 export interface CustomersTable {
   id: Generated<number>;
@@ -171,6 +505,7 @@ export interface DocumentsTable {
   uploaded_by: number | null;
   version: Generated<number>;
   search_document: GeneratedAlways<string | null>;
+  contract_id: number | null;
 }
 
 /** Resource `external-users` (`schemas/external-users.schema.json`). */
@@ -543,6 +878,7 @@ export interface Database {
   app_secrets: AppSecretsTable;
   audit_log: AuditLogTable;
   companies: CompaniesTable;
+  contracts: ContractsTable;
   customers: CustomersTable;
   documents: DocumentsTable;
   external_users: ExternalUsersTable;
@@ -572,6 +908,7 @@ export interface Database {
 /** Tables that a schema in schemas/ describes (the generic CRUD routes serve them). */
 export type ResourceTableName =
   | 'companies'
+  | 'contracts'
   | 'customers'
   | 'documents'
   | 'external_users'

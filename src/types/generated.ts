@@ -32,6 +32,417 @@ export interface Company {
   products?: number[];
 }
 
+/** Resource `contracts`. */
+/**
+ * What a customer has insured (a closure: placed by the brokerage), or advice that did not end in a contract (a non-closure, with its reason). A broker contract is a closure of the broker-mandate product (id 28). Visible exactly when its customer is (x-owner-via). The insured person is the customer, or one of its household members (householdMemberId). Rules across fields and against the catalogue, and the computed figures (productGroup, annualPremium, productionSum, totalCommission, protocolMissing), live in server/contracts/. The commission lines keep the spec's wire spelling `comission`.
+ */
+export interface Contract {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
+  contractType: 'closure' | 'non-closure';
+  customerId: number;
+  /**
+   * The customer's names (organization, first and last name), kept by the database from the customer (migration 0023) so that search= finds a contract by its customer through the contracts' own search document.
+   */
+  customerName?: string;
+  /**
+   * The insured person when it is a member of the customer's household (empty: the customer).
+   */
+  householdMemberId?: number;
+  category?: 'private' | 'business';
+  /**
+   * The insured business, for a business contract.
+   */
+  businessName?: string;
+  productId: number;
+  /**
+   * The product's group, set by the server.
+   */
+  productGroup?: 'health' | 'life' | 'property_casualty' | 'finance' | 'other';
+  /**
+   * The insurer. Required for a closure; must offer the product.
+   */
+  companyId?: number;
+  contractNumber?: string;
+  altContractNumber?: string;
+  /**
+   * Of a closure: application (sent to the insurer), active, terminated (ended by notice), cancelled (withdrawn or cancelled before its start), rejected (by the insurer). A non-closure has none.
+   */
+  status?: 'application' | 'active' | 'terminated' | 'cancelled' | 'rejected';
+  /**
+   * The consultant of the contract (the assignment filter's me / unassigned); defaults to the customer's consultant.
+   */
+  consultantId?: number;
+  /**
+   * The contract is managed under the customer's broker mandate.
+   */
+  brokerMandate?: boolean;
+  /**
+   * Entered from before the CRM: counts for the portfolio, not for new-business commissions.
+   */
+  isPrecrmClosure?: boolean;
+  paymentCycle?: 'monthly' | 'quarterly' | 'semi_annual' | 'annual' | 'single';
+  signingDate?: string;
+  startDate?: string;
+  endDate?: string;
+  /**
+   * The main insurance: health — basic model (sub-product), variant and deductible; life — premium and term; the premium is per payment cycle.
+   */
+  insurance?: {
+    subProductId?: number;
+    subProductVariantId?: number;
+    deductible?: number;
+    premium?: number;
+    termYears?: number;
+  };
+  /**
+   * @maxItems 30
+   */
+  supplementaryInsurances?: {
+    subProductId: number;
+    subProductVariantId?: number;
+    premiumMonth?: number;
+    note?: string;
+  }[];
+  /**
+   * P&C: coverage lines with sums and deductibles; finance: amount and interest rate.
+   */
+  coverage?: {
+    /**
+     * @maxItems 50
+     */
+    lines?: {
+      coverage: string;
+      sum?: number;
+      deductible?: number;
+      premium?: number;
+      note?: string;
+    }[];
+    totalBasicPremium?: number;
+    amount?: number;
+    interestRate?: number;
+    closureType?: 'new_business' | 'replacement' | 'extension';
+    insuranceGroupType?: 'individual' | 'family' | 'collective';
+  };
+  /**
+   * @maxItems 20
+   */
+  commissions?: {
+    userId: number;
+    type: 'consultant' | 'team_lead' | 'call_centre' | 'sub_broker' | 'mandate';
+    /**
+     * CHF (the spec's spelling on the wire).
+     */
+    comission: number;
+  }[];
+  /**
+   * Why advice did not end in a contract (non-closures; required there).
+   */
+  reason?:
+    | 'price'
+    | 'stayed_with_insurer'
+    | 'health_questions'
+    | 'rejected_by_insurer'
+    | 'no_need'
+    | 'postponed'
+    | 'other';
+  /**
+   * The FINMA-registered consultant responsible for the advice.
+   */
+  finmaConsultant?: number;
+  previousInsurance?: {
+    /**
+     * @maxItems 10
+     */
+    previousCompanies?: number[];
+    terminationResponsible?: 'customer' | 'consultant' | 'back_office' | 'insurer';
+    reason?: string;
+    terminationNote?: string;
+    terminationConsultantNote?: string;
+    terminationDate?: string;
+  };
+  /**
+   * The insured person at signing (a snapshot: later changes of the customer leave it).
+   */
+  client?: {
+    nationality?:
+      | 'AD'
+      | 'AE'
+      | 'AF'
+      | 'AG'
+      | 'AI'
+      | 'AL'
+      | 'AM'
+      | 'AO'
+      | 'AQ'
+      | 'AR'
+      | 'AS'
+      | 'AT'
+      | 'AU'
+      | 'AW'
+      | 'AX'
+      | 'AZ'
+      | 'BA'
+      | 'BB'
+      | 'BD'
+      | 'BE'
+      | 'BF'
+      | 'BG'
+      | 'BH'
+      | 'BI'
+      | 'BJ'
+      | 'BL'
+      | 'BM'
+      | 'BN'
+      | 'BO'
+      | 'BQ'
+      | 'BR'
+      | 'BS'
+      | 'BT'
+      | 'BV'
+      | 'BW'
+      | 'BY'
+      | 'BZ'
+      | 'CA'
+      | 'CC'
+      | 'CD'
+      | 'CF'
+      | 'CG'
+      | 'CH'
+      | 'CI'
+      | 'CK'
+      | 'CL'
+      | 'CM'
+      | 'CN'
+      | 'CO'
+      | 'CR'
+      | 'CU'
+      | 'CV'
+      | 'CW'
+      | 'CX'
+      | 'CY'
+      | 'CZ'
+      | 'DE'
+      | 'DJ'
+      | 'DK'
+      | 'DM'
+      | 'DO'
+      | 'DZ'
+      | 'EC'
+      | 'EE'
+      | 'EG'
+      | 'EH'
+      | 'ER'
+      | 'ES'
+      | 'ET'
+      | 'FI'
+      | 'FJ'
+      | 'FK'
+      | 'FM'
+      | 'FO'
+      | 'FR'
+      | 'GA'
+      | 'GB'
+      | 'GD'
+      | 'GE'
+      | 'GF'
+      | 'GG'
+      | 'GH'
+      | 'GI'
+      | 'GL'
+      | 'GM'
+      | 'GN'
+      | 'GP'
+      | 'GQ'
+      | 'GR'
+      | 'GS'
+      | 'GT'
+      | 'GU'
+      | 'GW'
+      | 'GY'
+      | 'HK'
+      | 'HM'
+      | 'HN'
+      | 'HR'
+      | 'HT'
+      | 'HU'
+      | 'ID'
+      | 'IE'
+      | 'IL'
+      | 'IM'
+      | 'IN'
+      | 'IO'
+      | 'IQ'
+      | 'IR'
+      | 'IS'
+      | 'IT'
+      | 'JE'
+      | 'JM'
+      | 'JO'
+      | 'JP'
+      | 'KE'
+      | 'KG'
+      | 'KH'
+      | 'KI'
+      | 'KM'
+      | 'KN'
+      | 'KP'
+      | 'KR'
+      | 'KW'
+      | 'KY'
+      | 'KZ'
+      | 'LA'
+      | 'LB'
+      | 'LC'
+      | 'LI'
+      | 'LK'
+      | 'LR'
+      | 'LS'
+      | 'LT'
+      | 'LU'
+      | 'LV'
+      | 'LY'
+      | 'MA'
+      | 'MC'
+      | 'MD'
+      | 'ME'
+      | 'MF'
+      | 'MG'
+      | 'MH'
+      | 'MK'
+      | 'ML'
+      | 'MM'
+      | 'MN'
+      | 'MO'
+      | 'MP'
+      | 'MQ'
+      | 'MR'
+      | 'MS'
+      | 'MT'
+      | 'MU'
+      | 'MV'
+      | 'MW'
+      | 'MX'
+      | 'MY'
+      | 'MZ'
+      | 'NA'
+      | 'NC'
+      | 'NE'
+      | 'NF'
+      | 'NG'
+      | 'NI'
+      | 'NL'
+      | 'NO'
+      | 'NP'
+      | 'NR'
+      | 'NU'
+      | 'NZ'
+      | 'OM'
+      | 'PA'
+      | 'PE'
+      | 'PF'
+      | 'PG'
+      | 'PH'
+      | 'PK'
+      | 'PL'
+      | 'PM'
+      | 'PN'
+      | 'PR'
+      | 'PS'
+      | 'PT'
+      | 'PW'
+      | 'PY'
+      | 'QA'
+      | 'RE'
+      | 'RO'
+      | 'RS'
+      | 'RU'
+      | 'RW'
+      | 'SA'
+      | 'SB'
+      | 'SC'
+      | 'SD'
+      | 'SE'
+      | 'SG'
+      | 'SH'
+      | 'SI'
+      | 'SJ'
+      | 'SK'
+      | 'SL'
+      | 'SM'
+      | 'SN'
+      | 'SO'
+      | 'SR'
+      | 'SS'
+      | 'ST'
+      | 'SV'
+      | 'SX'
+      | 'SY'
+      | 'SZ'
+      | 'TC'
+      | 'TD'
+      | 'TF'
+      | 'TG'
+      | 'TH'
+      | 'TJ'
+      | 'TK'
+      | 'TL'
+      | 'TM'
+      | 'TN'
+      | 'TO'
+      | 'TR'
+      | 'TT'
+      | 'TV'
+      | 'TW'
+      | 'TZ'
+      | 'UA'
+      | 'UG'
+      | 'UM'
+      | 'US'
+      | 'UY'
+      | 'UZ'
+      | 'VA'
+      | 'VC'
+      | 'VE'
+      | 'VG'
+      | 'VI'
+      | 'VN'
+      | 'VU'
+      | 'WF'
+      | 'WS'
+      | 'XK'
+      | 'YE'
+      | 'YT'
+      | 'ZA'
+      | 'ZM'
+      | 'ZW';
+    occupation?: string;
+    permitType?: 'B' | 'C' | 'Ci' | 'F' | 'G' | 'L' | 'N' | 'S';
+  };
+  note?: string;
+  /**
+   * Computed by the server: the premium × payments a year, plus 12 × each supplementary monthly premium.
+   */
+  annualPremium?: number;
+  /**
+   * Computed by the server: life — annual premium × term; finance — the amount; otherwise the annual premium.
+   */
+  productionSum?: number;
+  /**
+   * Computed by the server: the sum of the commission lines.
+   */
+  totalCommission?: number;
+  /**
+   * A health closure without a signed advice protocol (a document of type advice_protocol on the contract); kept by the server.
+   */
+  protocolMissing?: boolean;
+}
+
 /** Resource `customers`. */
 /**
  * A customer of the brokerage: a person or a company (isCompany). Visible to its assigned consultant (x-owner) and to the back office. Rules across fields (zip for CH/LI, dates, organization of a company, permit of Swiss nationals) live in server/customers/rules.ts. partnershipDate precedes dateOfBirth on purpose: the rule "partnership not before birth" is checked on the merged record, and fields are patched one at a time in this order.
@@ -677,6 +1088,10 @@ export interface Document {
    */
   version?: number;
   customerId: number;
+  /**
+   * The contract the document belongs to (a policy, an application, an advice protocol); it must be a contract of the same customer.
+   */
+  contractId?: number;
   documentName: string;
   documentType?:
     | 'id_document'
@@ -685,6 +1100,7 @@ export interface Document {
     | 'offer'
     | 'contract'
     | 'mandate'
+    | 'advice_protocol'
     | 'invoice'
     | 'claim'
     | 'correspondence'
@@ -1396,6 +1812,7 @@ export interface StaffUser {
 /** Record type by resource name. */
 export interface ResourceRecords {
   'companies': Company;
+  'contracts': Contract;
   'customers': Customer;
   'documents': Document;
   'external-users': ExternalUser;

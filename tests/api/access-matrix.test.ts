@@ -81,6 +81,11 @@ const RULES: Record<string, Rule> = {
   'POST /api/customers/import/preview': { access: 'authenticated', roles: IMPORT_ROLES },
   'POST /api/customers/import': { access: 'authenticated', roles: IMPORT_ROLES },
   'GET /api/customers/export': { access: 'authenticated', external: true },
+  // contracts (issue 14): the household coverage view (404 outside the customer's scope), the
+  // exports (permissions of server/auth/permissions.ts)
+  'GET /api/customers/:id/coverage': { access: 'authenticated', external: true },
+  'GET /api/contracts/export': { access: 'contract-simple-export' },
+  'GET /api/contracts/report': { access: 'contract-export-page' },
   // history (issue 11): without a record, the whole log for manage-users (demo: admins only)
   'GET /api/audit': { access: 'authenticated', roles: ['ADMIN'] },
   // personal-data requests (issue 11): the handlers answer admins only

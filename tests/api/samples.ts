@@ -17,7 +17,13 @@ export type Send = (options: InjectOptions) => Promise<LightMyRequestResponse>;
  * Answers the id of an existing record of a resource (for x-reference fields), one matching the
  * field's `x-reference-filter` when it has one.
  */
-export type ReferenceResolver = (resource: string, filter?: ReferenceFilter) => Promise<number>;
+export type ReferenceResolver = ((
+  resource: string,
+  filter?: ReferenceFilter,
+) => Promise<number>) & {
+  /** Reads a record (admin's view), when the resolver can: rules across records use it. */
+  read?: (resource: string, id: number) => Promise<Row | undefined>;
+};
 
 export interface SampleOptions {
   /** 0 for a create, 1, 2, … for later versions: enum values, booleans and numbers differ. */
@@ -231,7 +237,138 @@ export async function sampleBody(model: ResourceModel, options: SampleOptions): 
   for (const field of writableFields(model)) {
     body[field.column] = wireValue(field.schema, sampleValue(field.schema, field.name, context));
   }
+  await RULES[model.name]?.(body, options.reference);
   return body;
+}
+
+/**
+ * Rules across fields and records a schema cannot say, which a valid sample must still follow
+ * (the server's hooks refuse the rest): resource → adjusts the body in place.
+ */
+const RULES: Record<string, (body: Row, reference: ReferenceResolver) => Promise<void>> = {
+  contracts: contractRules,
+  documents: documentRules,
+};
+
+/**
+ * `body[column]` names a record whose `owner` column must equal `body.customer_id`: another one of
+ * the customer's, else the body moves to the record's customer. Without a resolver that reads, the
+ * link is left out.
+ */
+async function ownedByCustomer(
+  body: Row,
+  reference: ReferenceResolver,
+  column: string,
+  resource: string,
+): Promise<void> {
+  const id = body[column];
+  const row =
+    reference.read && typeof id === 'number' ? await reference.read(resource, id) : undefined;
+  if (!row) {
+    body[column] = null;
+    return;
+  }
+  if (row.customer_id === body.customer_id) return;
+  const customerId = body.customer_id;
+  const other = await confirmed(
+    reference,
+    resource,
+    { customerId: customerId as number },
+    (candidate) => candidate.customer_id === customerId,
+  );
+  if (other !== undefined) body[column] = other;
+  else body.customer_id = row.customer_id;
+}
+
+/** Documents (server/contracts/documents.ts): the contract is one of the document's customer. */
+async function documentRules(body: Row, reference: ReferenceResolver): Promise<void> {
+  await ownedByCustomer(body, reference, 'contract_id', 'contracts');
+}
+
+/** A first id of `resource` matching `filter`, confirmed by reading it (undefined: none). */
+async function confirmed(
+  reference: ReferenceResolver,
+  resource: string,
+  filter: ReferenceFilter,
+  check: (row: Row) => boolean,
+): Promise<number | undefined> {
+  if (!reference.read) return undefined;
+  const id = await reference(resource, filter).catch(() => undefined);
+  if (id === undefined) return undefined;
+  const row = await reference.read(resource, id);
+  return row && check(row) ? id : undefined;
+}
+
+/**
+ * Contracts (server/contracts/rules.ts): the household member is one of the customer's, the
+ * company offers the product, sub-products and variants belong to the product and sub-product,
+ * commission lines name active users, previous companies exist, the interest rate only for
+ * finance, and a non-closure has no status. What cannot be confirmed (a resolver that cannot read)
+ * is left out.
+ */
+async function contractRules(body: Row, reference: ReferenceResolver): Promise<void> {
+  const read = reference.read;
+  await ownedByCustomer(body, reference, 'household_member_id', 'household-members');
+  const company =
+    read && typeof body.company_id === 'number'
+      ? await read('companies', body.company_id)
+      : undefined;
+  const offered = Array.isArray(company?.products) ? (company.products as number[]) : [];
+  if (offered.length > 0 && !offered.includes(body.product_id as number))
+    body.product_id = offered[0];
+  const productId = body.product_id as number;
+  const subProductId = await confirmed(
+    reference,
+    'sub-products',
+    { productId },
+    (row) => row.product_id === productId,
+  );
+  const variantId =
+    subProductId === undefined
+      ? undefined
+      : await confirmed(
+          reference,
+          'sub-product-variants',
+          { subProductId },
+          (row) => row.sub_product_id === subProductId,
+        );
+  const insurance = { ...(body.insurance as Row) };
+  delete insurance.sub_product_id;
+  delete insurance.sub_product_variant_id;
+  if (subProductId !== undefined) insurance.sub_product_id = subProductId;
+  if (variantId !== undefined) insurance.sub_product_variant_id = variantId;
+  body.insurance = insurance;
+  body.supplementary_insurances =
+    subProductId === undefined
+      ? []
+      : (body.supplementary_insurances as Row[]).map((line) => {
+          const { sub_product_variant_id: _variant, ...rest } = line;
+          return {
+            ...rest,
+            sub_product_id: subProductId,
+            ...(variantId === undefined ? {} : { sub_product_variant_id: variantId }),
+          };
+        });
+  const userId = await confirmed(
+    reference,
+    'users',
+    { isActive: true },
+    (row) => row.is_active !== false,
+  );
+  body.commissions =
+    userId === undefined
+      ? []
+      : (body.commissions as Row[]).map((line) => ({ ...line, user_id: userId }));
+  body.previous_insurance = {
+    ...(body.previous_insurance as Row),
+    previous_companies: typeof body.company_id === 'number' ? [body.company_id] : [],
+  };
+  const coverage = { ...(body.coverage as Row) };
+  delete coverage.interest_rate;
+  body.coverage = coverage;
+  if (body.contract_type === 'non-closure') body.status = null;
+  // The end is never before the start, whichever variants a test combines (dates are of 2024).
+  if (typeof body.end_date === 'string') body.end_date = body.end_date.replace(/^2024/, '2034');
 }
 
 /**
@@ -264,7 +401,12 @@ export function apiReferences(send: Send, models: ResourceModel[]): ReferenceRes
     });
     return Number(created.id);
   };
-  return (resource, filter) => resolve(resource, 0, filter);
+  const resolver: ReferenceResolver = (resource, filter) => resolve(resource, 0, filter);
+  resolver.read = async (resource, id) => {
+    const response = await send({ method: 'GET', url: `/api/${resource}/${id}` });
+    return response.statusCode === 200 ? (response.json() as { data: Row }).data : undefined;
+  };
+  return resolver;
 }
 
 /** POSTs a sample record and answers the stored record; throws unless the answer is 201. */

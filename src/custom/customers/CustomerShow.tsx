@@ -1,8 +1,8 @@
 /**
  * Customer detail: a header (picture, name, consultant, contact) and the tabs of `?tab=`:
  * overview, household, contracts, appointments, reminders, offers, documents, notes (notes and
- * history: the customer's changes with its documents' and household members', merges included). Contracts, appointments, reminders and offers arrive with later features: their tabs
- * are there and say so.
+ * history: the customer's changes with its documents' and household members', merges included). Contracts: the household coverage and the customer's contracts (src/custom/contracts/).
+ * Appointments, reminders and offers arrive with later features: their tabs are there and say so.
  */
 import EditIcon from '@mui/icons-material/Edit';
 import { Alert, Box, Card, CardContent, Chip, Stack, Tab, Tabs, Typography } from '@mui/material';
@@ -23,6 +23,7 @@ import type { ApiRecord } from '../../resources/records.ts';
 import { formatPhone } from '../../schema/phone.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
+import { CustomerContractsTab } from '../contracts/CustomerContractsTab.tsx';
 import { EditableAvatar } from './CustomerAvatar.tsx';
 import { DocumentsTab } from './DocumentsTab.tsx';
 import { HouseholdTab } from './HouseholdTab.tsx';
@@ -199,6 +200,7 @@ function CustomerTabs() {
         ) : null}
         {tab === 'household' ? <HouseholdTab /> : null}
         {tab === 'documents' ? <DocumentsTab /> : null}
+        {tab === 'contracts' ? <CustomerContractsTab /> : null}
         {tab === 'notes' ? (
           <Stack spacing={2}>
             <FieldsOf groups={['notes']} />
@@ -224,9 +226,7 @@ function CustomerTabs() {
             </Box>
           </Stack>
         ) : null}
-        {['contracts', 'appointments', 'reminders', 'offers'].includes(tab) ? (
-          <ComingTab tab={tab} />
-        ) : null}
+        {['appointments', 'reminders', 'offers'].includes(tab) ? <ComingTab tab={tab} /> : null}
       </CardContent>
     </Card>
   );

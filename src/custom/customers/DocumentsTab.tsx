@@ -4,7 +4,6 @@
  * and delete them. The server checks the type by content and the size.
  */
 import DeleteIcon from '@mui/icons-material/Delete';
-import DownloadIcon from '@mui/icons-material/Download';
 import UploadIcon from '@mui/icons-material/Upload';
 import {
   Alert,
@@ -35,6 +34,7 @@ import { formatDateTime, formatFileSize, formatNumber } from '../../i18n/format.
 import type { ApiRecord } from '../../resources/records.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
+import { DocumentDownloadButton } from '../../components/DocumentDownloadButton.tsx';
 import { documentModel } from './model.ts';
 
 type DocumentRecord = ApiRecord<'documents'>;
@@ -235,23 +235,7 @@ export function DocumentsTab() {
                   </TableCell>
                   <TableCell>{formatDateTime(document.createdAt, language)}</TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    {document.documentFile ? (
-                      <IconButton
-                        size="small"
-                        aria-label={translate('app.customers.documents.download')}
-                        data-testid="document-download"
-                        onClick={() =>
-                          api
-                            .download(
-                              `documents/${document.id}/download`,
-                              document.originalName ?? document.documentName,
-                            )
-                            .catch((error: unknown) => notify(messageOf(error), { type: 'error' }))
-                        }
-                      >
-                        <DownloadIcon fontSize="small" />
-                      </IconButton>
-                    ) : null}
+                    <DocumentDownloadButton document={document} testId="document-download" />
                     <IconButton
                       size="small"
                       aria-label={translate('ra.action.delete')}

@@ -1,0 +1,286 @@
+/**
+ * Rules of a contract that its schema cannot say (issue 14), checked by the write hooks
+ * (./hooks.ts) on the record as it will be stored: the stored record (locked) merged with the body.
+ * Every refusal names its field by its wire path (`supplementary_insurances.0.sub_product_id`, as
+ * ajv's errors do: server/http/errors.ts) with a code of src/schema/errors.ts.
+ *
+ * - dates: the end not before the start (`notBeforeStart`), the signing not in the future
+ *   (`notInFuture`, Swiss today);
+ * - catalogue: the sub-products (`insurance.sub_product_id`, `supplementary_insurances.<i>.
+ *   sub_product_id`) must be of the chosen product (`notOfProduct`) — for the health product
+ *   "basic + supplementary" (product 3) the sub-products of "basic" (1) and "supplementary" (2)
+ *   count as well, since it bundles the two; a variant must be of its line's sub-product
+ *   (`notOfSubProduct`, also when the line names no sub-product); unknown ids `unknownReference`;
+ * - the insurer: a closure needs one (`required`); it must offer the product (`companies.products`,
+ *   `notOffered`), checked when the company or the product is chosen or changed (a contract whose
+ *   insurer later dropped the product stays editable);
+ * - a non-closure needs its reason (`required`);
+ * - `coverage.interest_rate` only for finance products (`onlyForFinance`; the schema bounds it to
+ *   0–25 % and every premium and sum to non-negative amounts);
+ * - commission lines: the user must exist (`unknownReference`) and, for a line not stored before,
+ *   be active (`disabledUser`);
+ * - `household_member_id`: a member of the contract's customer (`notOfCustomer`);
+ * - `previous_insurance.previous_companies`: known companies (`unknownReference`).
+ * Visibility of the customer and the household member is the generic x-owner-via check
+ * (server/access/visibility.ts: 422 "refers to unknown customers", as for an id that does not exist).
+ */
+import { type ErrorIssue, type FieldErrors, addError, issue } from '../http/errors.ts';
+import type { DB } from '../db/index.ts';
+import type { ResourceRow } from '../db/resource.ts';
+import { dateText, swissToday } from '../customers/rules.ts';
+import type { ProductGroup } from './catalogue.ts';
+
+/** Health "basic + supplementary": its lines may name sub-products of basic (1) and supplementary (2). */
+export const HEALTH_BUNDLE_PRODUCT_ID = 3;
+export const HEALTH_BUNDLE_PARTS = [1, 2] as const;
+
+/** The products whose sub-products a contract of `productId` may name. */
+export function subProductOwners(productId: number): number[] {
+  return productId === HEALTH_BUNDLE_PRODUCT_ID ? [productId, ...HEALTH_BUNDLE_PARTS] : [productId];
+}
+
+export type Json = Record<string, unknown>;
+
+/** A jsonb value as an object: the wire and the database give objects, column values JSON text. */
+export function jsonValue(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+export const objectOf = (value: unknown): Json => {
+  const parsed = jsonValue(value);
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Json) : {};
+};
+
+export const listOf = (value: unknown): Json[] => {
+  const parsed = jsonValue(value);
+  return Array.isArray(parsed)
+    ? parsed.filter((item): item is Json => Boolean(item) && typeof item === 'object')
+    : [];
+};
+
+const idOf = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The product's group, or undefined for an unknown product. */
+export async function productGroupOf(
+  db: DB,
+  productId: unknown,
+): Promise<ProductGroup | undefined> {
+  const id = idOf(productId);
+  if (id === undefined) return undefined;
+  const row = await db
+    .selectFrom('products')
+    .select('group')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return (row?.group ?? undefined) as ProductGroup | undefined;
+}
+
+interface CatalogueLine {
+  path: string;
+  subProductId?: number;
+  variantId?: number;
+}
+
+/** Sub-products and variants of the lines: their owners, read in two queries. */
+async function catalogueErrors(
+  db: DB,
+  productId: number,
+  lines: CatalogueLine[],
+  errors: FieldErrors,
+): Promise<void> {
+  const subIds = [...new Set(lines.flatMap((line) => line.subProductId ?? []))];
+  const variantIds = [...new Set(lines.flatMap((line) => line.variantId ?? []))];
+  const subs = new Map(
+    subIds.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom('sub_products')
+            .select(['id', 'product_id'])
+            .where('id', 'in', subIds)
+            .execute()
+        ).map((row) => [row.id, row.product_id] as const),
+  );
+  const variants = new Map(
+    variantIds.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom('sub_product_variants')
+            .select(['id', 'sub_product_id'])
+            .where('id', 'in', variantIds)
+            .execute()
+        ).map((row) => [row.id, row.sub_product_id] as const),
+  );
+  const owners = subProductOwners(productId);
+  for (const line of lines) {
+    if (line.subProductId !== undefined) {
+      const owner = subs.get(line.subProductId);
+      if (owner === undefined)
+        addError(
+          errors,
+          `${line.path}.sub_product_id`,
+          issue('unknownReference', { resource: 'sub-products', ids: String(line.subProductId) }),
+        );
+      else if (!owners.includes(owner))
+        addError(errors, `${line.path}.sub_product_id`, issue('notOfProduct'));
+    }
+    if (line.variantId !== undefined) {
+      const owner = variants.get(line.variantId);
+      if (owner === undefined)
+        addError(
+          errors,
+          `${line.path}.sub_product_variant_id`,
+          issue('unknownReference', {
+            resource: 'sub-product-variants',
+            ids: String(line.variantId),
+          }),
+        );
+      else if (owner !== line.subProductId)
+        addError(errors, `${line.path}.sub_product_variant_id`, issue('notOfSubProduct'));
+    }
+  }
+}
+
+/** Unknown ids of a table, in the order given. */
+async function unknownIds(
+  db: DB,
+  table: 'users' | 'companies',
+  ids: number[],
+): Promise<{ missing: number[]; rows: Map<number, boolean> }> {
+  if (ids.length === 0) return { missing: [], rows: new Map() };
+  const rows =
+    table === 'users'
+      ? await db.selectFrom('users').select(['id', 'is_active']).where('id', 'in', ids).execute()
+      : (await db.selectFrom('companies').select('id').where('id', 'in', ids).execute()).map(
+          (row) => ({ id: row.id, is_active: true }),
+        );
+  const found = new Map(rows.map((row) => [row.id, row.is_active !== false] as const));
+  return { missing: ids.filter((id) => !found.has(id)), rows: found };
+}
+
+/**
+ * The errors of a contract as it will be stored (wire keys; `record` is the stored record merged
+ * with the body, `existing` the stored one on update).
+ */
+export async function contractErrors(
+  db: DB,
+  record: ResourceRow,
+  existing?: ResourceRow,
+  today = swissToday(),
+): Promise<FieldErrors> {
+  const errors: FieldErrors = {};
+  const add = (field: string, found: ErrorIssue) => addError(errors, field, found);
+  const changed = (column: string) => !existing || !same(existing[column], record[column]);
+
+  // Dates.
+  const start = dateText(record.start_date);
+  const end = dateText(record.end_date);
+  const signing = dateText(record.signing_date);
+  if (start && end && end < start) add('end_date', issue('notBeforeStart'));
+  if (signing && signing > today) add('signing_date', issue('notInFuture'));
+
+  const productId = idOf(record.product_id);
+  const group = await productGroupOf(db, productId);
+  const closure = (record.contract_type ?? 'closure') === 'closure';
+
+  // The catalogue: sub-products of the product, variants of the sub-products.
+  if (productId !== undefined && group !== undefined) {
+    const insurance = objectOf(record.insurance);
+    const lines: CatalogueLine[] = [
+      {
+        path: 'insurance',
+        subProductId: idOf(insurance.sub_product_id),
+        variantId: idOf(insurance.sub_product_variant_id),
+      },
+      ...listOf(record.supplementary_insurances).map((line, index) => ({
+        path: `supplementary_insurances.${index}`,
+        subProductId: idOf(line.sub_product_id),
+        variantId: idOf(line.sub_product_variant_id),
+      })),
+    ];
+    await catalogueErrors(db, productId, lines, errors);
+  }
+
+  // The insurer.
+  const companyId = idOf(record.company_id);
+  if (closure && companyId === undefined) add('company_id', issue('required'));
+  if (
+    companyId !== undefined &&
+    productId !== undefined &&
+    group !== undefined &&
+    (changed('company_id') || changed('product_id'))
+  ) {
+    const company = await db
+      .selectFrom('companies')
+      .select('products')
+      .where('id', '=', companyId)
+      .executeTakeFirst();
+    // An unknown company is the generic reference check's (422 naming company_id).
+    const products = jsonValue(company?.products);
+    if (company && !(Array.isArray(products) && products.includes(productId)))
+      add('company_id', issue('notOffered'));
+  }
+
+  if (!closure && (record.reason === null || record.reason === undefined))
+    add('reason', issue('required'));
+
+  const coverage = objectOf(record.coverage);
+  if (
+    group !== undefined &&
+    group !== 'finance' &&
+    coverage.interest_rate !== null &&
+    coverage.interest_rate !== undefined
+  )
+    add('coverage.interest_rate', issue('onlyForFinance'));
+
+  // Commission lines: known users; a new line not for a disabled one.
+  const lines = listOf(record.commissions);
+  const before = new Set(listOf(existing?.commissions).map((line) => idOf(line.user_id)));
+  const userIds = [...new Set(lines.flatMap((line) => idOf(line.user_id) ?? []))];
+  const users = await unknownIds(db, 'users', userIds);
+  lines.forEach((line, index) => {
+    const userId = idOf(line.user_id);
+    if (userId === undefined) return;
+    const path = `commissions.${index}.user_id`;
+    if (users.missing.includes(userId))
+      add(path, issue('unknownReference', { resource: 'users', ids: String(userId) }));
+    else if (users.rows.get(userId) === false && !before.has(userId))
+      add(path, issue('disabledUser'));
+  });
+
+  // The insured household member belongs to the contract's customer.
+  const memberId = idOf(record.household_member_id);
+  const customerId = idOf(record.customer_id);
+  if (memberId !== undefined && customerId !== undefined) {
+    const member = await db
+      .selectFrom('household_members')
+      .select('customer_id')
+      .where('id', '=', memberId)
+      .executeTakeFirst();
+    // An unknown member is the generic reference check's.
+    if (member && member.customer_id !== customerId)
+      add('household_member_id', issue('notOfCustomer'));
+  }
+
+  // Previous insurers.
+  const previous = objectOf(record.previous_insurance);
+  const previousIds = (
+    Array.isArray(previous.previous_companies) ? previous.previous_companies : []
+  ).flatMap((id) => idOf(id) ?? []);
+  const companies = await unknownIds(db, 'companies', previousIds);
+  if (companies.missing.length > 0)
+    add(
+      'previous_insurance.previous_companies',
+      issue('unknownReference', { resource: 'companies', ids: companies.missing.join(', ') }),
+    );
+  return errors;
+}
