@@ -22,6 +22,7 @@ import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './auth/sessions.ts';
 import { parseTrustProxy, trustProxyOption } from './config.ts';
 import crud from './crud/index.ts';
 import { ResourceHookRegistry } from './crud/hooks.ts';
+import appointments from './appointments/index.ts';
 import contracts from './contracts/index.ts';
 import customers from './customers/index.ts';
 import type { Database, DB } from './db/index.ts';
@@ -33,7 +34,9 @@ import i18n from './i18n/index.ts';
 import jobs, { type JobsOptions } from './jobs/index.ts';
 import mail from './mail/index.ts';
 import notifications from './notifications/index.ts';
+import reminders from './reminders/index.ts';
 import system from './system/index.ts';
+import tasks from './tasks/index.ts';
 import compression from './web/compression.ts';
 import web from './web/index.ts';
 
@@ -312,6 +315,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await yieldTurn();
   await app.register(jobs, options.jobs ?? {}); // before the features that define jobs
   await app.register(mail);
+  await app.register(appointments); // after jobs and mail: sends notifications and mails
+  await app.register(reminders);
+  await app.register(tasks);
   await app.register(audit);
   await app.register(web, { webRoot: options.webRoot });
   return app;

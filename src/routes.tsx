@@ -84,6 +84,7 @@ const ADMIN: Area[] = ['admin'];
 
 const Dashboard = lazyPage(() => import('./custom/Dashboard.tsx'));
 const Notifications = lazyPage(() => import('./custom/NotificationsPage.tsx'));
+const Tasks = lazyPage(() => import('./custom/tasks/TasksPage.tsx'));
 const CustomerImport = lazyPage(() => import('./custom/customers/CustomerImport.tsx'));
 const contractPage = (name: 'NonClosureList' | 'BrokerContractList') =>
   lazyPage(() =>
@@ -138,7 +139,7 @@ export const ROUTES: RouteEntry[] = [
   {
     path: 'tasks',
     areas: ADMIN,
-    coming: 'tasks',
+    page: Tasks,
     menu: { group: 'overview', label: 'app.menu.tasks', icon: TaskIcon },
   },
 
@@ -152,12 +153,8 @@ export const ROUTES: RouteEntry[] = [
     coming: 'leads',
     menu: { group: 'sales', label: 'app.menu.leads', icon: ViewKanbanIcon },
   },
-  {
-    path: 'appointments',
-    areas: BOTH,
-    coming: 'appointments',
-    menu: { group: 'sales', label: 'app.menu.appointments', icon: EventIcon },
-  },
+  // Appointments (src/custom/appointments/): calendar or list, booking, feedback.
+  ...crud('appointments', { group: 'sales', label: 'app.menu.appointments', icon: EventIcon }),
   ...crud('reminders', { group: 'sales', label: 'app.menu.reminders', icon: AlarmIcon }),
   {
     path: 'offers',

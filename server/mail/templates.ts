@@ -14,7 +14,12 @@ export type MailKind =
   | 'registration-exists'
   | 'registration-waiting'
   | 'registration-approved'
-  | 'registration-rejected';
+  | 'registration-rejected'
+  // Notifications (server/notifications/notify.ts): also the in-app notification's title and text.
+  | 'reminder-due'
+  | 'appointment-assigned'
+  | 'feedback-missing'
+  | 'feedback-to-lead-source';
 
 interface Text {
   subject: string;
@@ -164,6 +169,79 @@ export const MAIL_TEMPLATES: Record<MailKind, Record<MailLanguage, Text>> = {
     it: {
       subject: 'GS CRM: registrazione respinta',
       body: 'Buongiorno {{name}}\n\nLa sua registrazione a GS CRM non è stata approvata. Per domande si rivolga alla sua persona di contatto.\n\nCordiali saluti\nGS CRM',
+    },
+  },
+
+  'reminder-due': {
+    de: {
+      subject: 'Erinnerung fällig: {{subject}}',
+      body: 'Die Erinnerung «{{subject}}» ist am {{due}} fällig.{{customer}}',
+    },
+    en: {
+      subject: 'Reminder due: {{subject}}',
+      body: 'The reminder “{{subject}}” is due on {{due}}.{{customer}}',
+    },
+    fr: {
+      subject: 'Rappel échu : {{subject}}',
+      body: 'Le rappel « {{subject}} » est échu le {{due}}.{{customer}}',
+    },
+    it: {
+      subject: 'Promemoria in scadenza: {{subject}}',
+      body: 'Il promemoria «{{subject}}» scade il {{due}}.{{customer}}',
+    },
+  },
+  'appointment-assigned': {
+    de: {
+      subject: 'Neuer Termin am {{when}}',
+      body: 'Ihnen wurde ein Termin zugewiesen: {{when}} mit {{customer}}, {{place}}.',
+    },
+    en: {
+      subject: 'New appointment on {{when}}',
+      body: 'An appointment was assigned to you: {{when}} with {{customer}}, {{place}}.',
+    },
+    fr: {
+      subject: 'Nouveau rendez-vous le {{when}}',
+      body: 'Un rendez-vous vous a été attribué : {{when}} avec {{customer}}, {{place}}.',
+    },
+    it: {
+      subject: 'Nuovo appuntamento il {{when}}',
+      body: 'Le è stato assegnato un appuntamento: {{when}} con {{customer}}, {{place}}.',
+    },
+  },
+  'feedback-missing': {
+    de: {
+      subject: 'Feedback fehlt: Termin vom {{when}}',
+      body: 'Zum Termin vom {{when}} mit {{customer}} fehlt noch das Feedback.',
+    },
+    en: {
+      subject: 'Feedback missing: appointment of {{when}}',
+      body: 'The appointment of {{when}} with {{customer}} still has no feedback.',
+    },
+    fr: {
+      subject: 'Feedback manquant : rendez-vous du {{when}}',
+      body: 'Le rendez-vous du {{when}} avec {{customer}} n’a pas encore de feedback.',
+    },
+    it: {
+      subject: 'Feedback mancante: appuntamento del {{when}}',
+      body: 'L’appuntamento del {{when}} con {{customer}} non ha ancora un feedback.',
+    },
+  },
+  'feedback-to-lead-source': {
+    de: {
+      subject: 'Feedback zum Termin vom {{when}}',
+      body: 'Guten Tag\n\nFeedback zum Termin vom {{when}} mit {{customer}} (Lead-Quelle {{source}}):\n\nStatus: {{status}}\n{{note}}\n\nFreundliche Grüsse\nGS CRM',
+    },
+    en: {
+      subject: 'Feedback on the appointment of {{when}}',
+      body: 'Hello\n\nFeedback on the appointment of {{when}} with {{customer}} (lead source {{source}}):\n\nStatus: {{status}}\n{{note}}\n\nKind regards\nGS CRM',
+    },
+    fr: {
+      subject: 'Feedback sur le rendez-vous du {{when}}',
+      body: 'Bonjour\n\nFeedback sur le rendez-vous du {{when}} avec {{customer}} (source de leads {{source}}) :\n\nStatut : {{status}}\n{{note}}\n\nMeilleures salutations\nGS CRM',
+    },
+    it: {
+      subject: 'Feedback sull’appuntamento del {{when}}',
+      body: 'Buongiorno\n\nFeedback sull’appuntamento del {{when}} con {{customer}} (fonte di lead {{source}}):\n\nStato: {{status}}\n{{note}}\n\nCordiali saluti\nGS CRM',
     },
   },
 };

@@ -20,6 +20,8 @@ export interface Preferences {
   appointmentsView: (typeof APPOINTMENTS_VIEWS)[number];
   /** Contracts: show only those of the user's work location (users.workLocation). */
   contractsFilterByWorkLocation: boolean;
+  /** Notifications also by e-mail (reminders due, appointments assigned, missing feedback). */
+  notificationEmails: boolean;
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
@@ -28,6 +30,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   leadsView: 'kanban',
   appointmentsView: 'calendar',
   contractsFilterByWorkLocation: false,
+  notificationEmails: false,
 };
 
 /** Which listing's page size a resource list uses (resources not listed: the default 25). */
@@ -62,6 +65,7 @@ export function withDefaults(stored: Partial<Preferences> | null | undefined): P
       : DEFAULT_PREFERENCES.appointmentsView,
     contractsFilterByWorkLocation:
       value.contractsFilterByWorkLocation ?? DEFAULT_PREFERENCES.contractsFilterByWorkLocation,
+    notificationEmails: value.notificationEmails ?? DEFAULT_PREFERENCES.notificationEmails,
   };
 }
 
@@ -89,6 +93,7 @@ export const PREFERENCES_WIRE_SCHEMA = {
     leads_view: { type: 'string', enum: [...LEADS_VIEWS] },
     appointments_view: { type: 'string', enum: [...APPOINTMENTS_VIEWS] },
     contracts_filter_by_work_location: { type: 'boolean' },
+    notification_emails: { type: 'boolean' },
   },
 } as const;
 
@@ -99,6 +104,7 @@ export interface PreferencesWire {
   leads_view?: string;
   appointments_view?: string;
   contracts_filter_by_work_location?: boolean;
+  notification_emails?: boolean;
 }
 
 export function preferencesToWire(preferences: Preferences): PreferencesWire {
@@ -108,6 +114,7 @@ export function preferencesToWire(preferences: Preferences): PreferencesWire {
     leads_view: preferences.leadsView,
     appointments_view: preferences.appointmentsView,
     contracts_filter_by_work_location: preferences.contractsFilterByWorkLocation,
+    notification_emails: preferences.notificationEmails,
   };
 }
 
@@ -121,5 +128,6 @@ export function preferencesFromWire(wire: PreferencesWire, base: Preferences): P
       base.appointmentsView) as Preferences['appointmentsView'],
     contractsFilterByWorkLocation:
       wire.contracts_filter_by_work_location ?? base.contractsFilterByWorkLocation,
+    notificationEmails: wire.notification_emails ?? base.notificationEmails,
   });
 }

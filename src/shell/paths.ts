@@ -34,6 +34,8 @@ const NO_SHOW: ViewKind[] = ['list', 'create', 'edit'];
 export const RESOURCE_PATHS = {
   customers: { areas: BOTH },
   reminders: { areas: BOTH },
+  // The spec names only the list (calendar or list); create, show and edit are ours, in both areas.
+  appointments: { areas: BOTH },
   // Lists and show pages in both areas; edit and create are admin pages of the route table
   // (closures and non-closures apart, see contractRoute).
   contracts: { areas: BOTH, kinds: ['list', 'show'] },

@@ -33,6 +33,40 @@ export interface AppSecretsTable {
   created_at: Generated<Timestamp>;
 }
 
+/** Resource `appointments` (`schemas/appointments.schema.json`). */
+export interface AppointmentsTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  client_id: number;
+  client_name: string | null;
+  consultant_id: number | null;
+  appointment_type: Generated<string | null>;
+  status: Generated<number | null>;
+  date_start: Timestamp;
+  date_end: Timestamp;
+  date: string | null;
+  start_time: string | null;
+  end_time: string | null;
+  street: string | null;
+  number: string | null;
+  zip: string | null;
+  city: string | null;
+  canton: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  comment: string | null;
+  note: string | null;
+  who_requested: string | null;
+  cancel_reason: string | null;
+  cancel_status: string | null;
+  feedback_id: number | null;
+  previous_appointment_id: number | null;
+  feedback_notified_at: Timestamp | null;
+  search_document: GeneratedAlways<string | null>;
+}
+
 /** Hand-written: `server/migrations/0002_auth_core.sql`. */
 export interface AuditLogTable {
   id: GeneratedAlways<number>;
@@ -526,6 +560,26 @@ export interface ExternalUsersTable {
   search_document: GeneratedAlways<string | null>;
 }
 
+/** Resource `feedbacks` (`schemas/feedbacks.schema.json`). */
+export interface FeedbacksTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  appointment_id: number;
+  has_taken_place: boolean;
+  is_reached_by_phone: boolean | null;
+  status: number;
+  note: string | null;
+  comment: string | null;
+  image: string | null;
+  address: string | null;
+  user_id: number | null;
+  reminder_id: number | null;
+  follow_up_appointment_id: number | null;
+  search_document: GeneratedAlways<string | null>;
+}
+
 /** Resource `household-members` (`schemas/household-members.schema.json`). */
 export interface HouseholdMembersTable {
   id: Generated<number>;
@@ -644,6 +698,30 @@ export interface ProductsTable {
   sort_order: Generated<number | null>;
   is_active: Generated<boolean | null>;
   version: Generated<number>;
+  search_document: GeneratedAlways<string | null>;
+}
+
+/** Resource `reminders` (`schemas/reminders.schema.json`). */
+export interface RemindersTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  subject: string;
+  status: Generated<string | null>;
+  due_date: string;
+  time: string | null;
+  date: string | null;
+  category: Generated<string | null>;
+  description: string | null;
+  user_id: number | null;
+  assigner_id: number | null;
+  client_id: number | null;
+  contract_id: number | null;
+  deadline: string | null;
+  appointment_id: number | null;
+  resolved_at: Timestamp | null;
+  notified_at: Timestamp | null;
   search_document: GeneratedAlways<string | null>;
 }
 
@@ -876,12 +954,14 @@ export interface UsersTable {
 /** Every table by name: `new Kysely<Database>(…)`. */
 export interface Database {
   app_secrets: AppSecretsTable;
+  appointments: AppointmentsTable;
   audit_log: AuditLogTable;
   companies: CompaniesTable;
   contracts: ContractsTable;
   customers: CustomersTable;
   documents: DocumentsTable;
   external_users: ExternalUsersTable;
+  feedbacks: FeedbacksTable;
   household_members: HouseholdMembersTable;
   languages: LanguagesTable;
   lead_sources: LeadSourcesTable;
@@ -891,6 +971,7 @@ export interface Database {
   outbox: OutboxTable;
   password_tokens: PasswordTokensTable;
   products: ProductsTable;
+  reminders: RemindersTable;
   schema_migrations: SchemaMigrationsTable;
   sessions: SessionsTable;
   sub_broker_rules: SubBrokerRulesTable;
@@ -907,15 +988,18 @@ export interface Database {
 
 /** Tables that a schema in schemas/ describes (the generic CRUD routes serve them). */
 export type ResourceTableName =
+  | 'appointments'
   | 'companies'
   | 'contracts'
   | 'customers'
   | 'documents'
   | 'external_users'
+  | 'feedbacks'
   | 'household_members'
   | 'lead_sources'
   | 'notifications'
   | 'products'
+  | 'reminders'
   | 'sub_broker_rules'
   | 'sub_brokers'
   | 'sub_product_variants'

@@ -392,6 +392,7 @@ describe('settings', () => {
       leads_view: 'kanban',
       appointments_view: 'calendar',
       contracts_filter_by_work_location: false,
+      notification_emails: false,
     });
     const changed = await call(CONSULTANT, 'PUT', '/api/account/settings', {
       language: 'it',
@@ -412,6 +413,7 @@ describe('settings', () => {
       leads_view: 'list',
       appointments_view: 'list',
       contracts_filter_by_work_location: true,
+      notification_emails: false,
     });
     const me = data<Row>(await call(CONSULTANT, 'GET', '/api/auth/me'));
     expect(me.language).toBe('it');

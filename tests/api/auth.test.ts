@@ -236,6 +236,7 @@ describe('tokens', () => {
         leads_view: 'kanban',
         appointments_view: 'calendar',
         contracts_filter_by_work_location: false,
+        notification_emails: false,
       },
     });
   });
