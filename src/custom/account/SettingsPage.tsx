@@ -1,6 +1,6 @@
 /**
  * /admin/settings and /consultant/settings (spec §3 User preferences, Offer credentials): language,
- * page sizes per listing, the appointments / leads / contracts options; then the password change
+ * page sizes per listing, the appointments / leads / contracts options, notification e-mails; then the password change
  * and the offer-service login (./SettingsAccountSections.tsx).
  */
 import {
@@ -165,6 +165,16 @@ function PreferencesSection() {
             />
           }
           label={translate('app.settings.contractsFilterByWorkLocation')}
+        />
+        <FormControlLabel
+          control={
+            <Switch
+              name="notification_emails"
+              checked={settings.notificationEmails}
+              onChange={(event) => choose('notificationEmails', event.target.checked)}
+            />
+          }
+          label={translate('app.settings.notificationEmails')}
         />
       </Section>
       <Box>
