@@ -5,8 +5,11 @@
  * through `x-owner-via`; a consultant's new customers are assigned to the consultant). These hooks
  * add the rules of ./rules.ts and the clean-up of stored files.
  */
+import { type SqlBool, sql } from 'kysely';
+import { OPEN_ISSUE_FILTERS } from '../../src/schema/appointments.ts';
 import { afterDocumentWrite, documentContractErrors } from '../contracts/documents.ts';
-import type { ResourceHooks } from '../crud/hooks.ts';
+import { swissToday } from '../contracts/coverage.ts';
+import type { ResourceHooks, ScopeCondition } from '../crud/hooks.ts';
 import { getStorage } from '../storage/index.ts';
 import { checkCustomer, hasErrors, merged, personErrors } from './rules.ts';
 
@@ -14,7 +17,45 @@ async function removeStored(key: unknown): Promise<void> {
   if (typeof key === 'string' && key) await getStorage().remove(key);
 }
 
+/**
+ * The open-issue filter (spec §4) from the customers' reminders: open-due — an open reminder due
+ * today or before; open-not-due — open reminders, none due yet; closed — reminders, none open;
+ * none — no reminders. Subqueries on reminders' (client_id) and (status) indexes.
+ */
+function openIssueCondition(value: unknown): ScopeCondition | undefined {
+  const id = sql.ref('customers.id');
+  const today = swissToday();
+  const openDue = sql`select r.client_id from reminders r where r.status = 'open' and r.due_date <= ${today}::date and r.client_id is not null`;
+  const open = sql`select r.client_id from reminders r where r.status = 'open' and r.client_id is not null`;
+  const any = sql`select r.client_id from reminders r where r.client_id is not null`;
+  switch (value) {
+    case 'open-due':
+      return () => sql<SqlBool>`${id} in (${openDue})`;
+    case 'open-not-due':
+      return () => sql<SqlBool>`${id} in (${open}) and ${id} not in (${openDue})`;
+    case 'closed':
+      return () => sql<SqlBool>`${id} in (${any}) and ${id} not in (${open})`;
+    case 'none':
+      return () =>
+        sql<SqlBool>`not exists (select 1 from reminders r where r.client_id = ${id})`;
+    default:
+      return undefined;
+  }
+}
+
 export const customerHooks: ResourceHooks = {
+  listParameters: {
+    open_issue: {
+      type: 'string',
+      enum: [...OPEN_ISSUE_FILTERS],
+      description:
+        'From the reminders: open-due (an open reminder due today or before), open-not-due (open ones, none due), closed (reminders, none open), none (no reminders).',
+    },
+  },
+  listConditions(query) {
+    const condition = openIssueCondition(query.open_issue);
+    return condition ? [condition] : [];
+  },
   async validate(body, { db, existing }) {
     const errors = await checkCustomer(db, merged(existing, body));
     return hasErrors(errors) ? errors : undefined;
