@@ -379,6 +379,8 @@ const FORMAT_CODES: Record<string, ErrorCode> = {
   'email-list': 'email',
   date: 'date',
   'date-time': 'dateTime',
+  // A time of day (appointments, reminders): 24:30, 7:5 …
+  time: 'notAtThatTime',
   uri: 'uri',
   phone: 'phone',
 };
