@@ -36,8 +36,7 @@ function openIssueCondition(value: unknown): ScopeCondition | undefined {
     case 'closed':
       return () => sql<SqlBool>`${id} in (${any}) and ${id} not in (${open})`;
     case 'none':
-      return () =>
-        sql<SqlBool>`not exists (select 1 from reminders r where r.client_id = ${id})`;
+      return () => sql<SqlBool>`not exists (select 1 from reminders r where r.client_id = ${id})`;
     default:
       return undefined;
   }

@@ -15,7 +15,8 @@ export const notificationHooks: ResourceHooks = {
   listParameters: {
     unread: {
       type: 'boolean',
-      description: 'true: only unread notifications (read_at empty; the bell counts them); false: only read ones.',
+      description:
+        'true: only unread notifications (read_at empty; the bell counts them); false: only read ones.',
     },
   },
   listConditions(query) {

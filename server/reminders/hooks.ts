@@ -45,7 +45,8 @@ async function reminderErrors(
   else if (mode === 'update' && existing && typeof body.status === 'string') {
     const from = String(existing.status ?? 'open');
     const to = body.status;
-    if (!canMoveReminder(from, to)) addError(errors, 'status', issue('statusTransition', { from, to }));
+    if (!canMoveReminder(from, to))
+      addError(errors, 'status', issue('statusTransition', { from, to }));
     else if (from !== to && to === 'open' && !mayReopen(existing, context))
       addError(errors, 'status', issue('reopenByAssigner'));
   }
@@ -53,9 +54,7 @@ async function reminderErrors(
   const contractId = idOf(record.contract_id);
   const clientId = idOf(record.client_id);
   const contractChanged =
-    !existing ||
-    idOf(existing.contract_id) !== contractId ||
-    idOf(existing.client_id) !== clientId;
+    !existing || idOf(existing.contract_id) !== contractId || idOf(existing.client_id) !== clientId;
   if (contractId !== null && clientId !== null && contractChanged) {
     const contract = await db
       .selectFrom('contracts')

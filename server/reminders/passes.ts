@@ -124,18 +124,15 @@ export async function runFeedbackPass(db: DB, now: Date = new Date()): Promise<n
   const before = new Date(now.getTime() - FEEDBACK_GRACE_HOURS * 3600_000);
   let total = 0;
   for (;;) {
-    const claimed = await writeTransaction(
-      db,
-      systemContext('feedback-missing'),
-      async (trx) => {
-        // feedback_id is null and status in (1, 3): the predicate of the partial index
-        // appointments_feedback_missing_idx (migration 0025), scanned by date_end.
-        const rows = await sql<{
-          id: number;
-          consultant_id: number;
-          date_start: Date;
-          client_name: string | null;
-        }>`
+    const claimed = await writeTransaction(db, systemContext('feedback-missing'), async (trx) => {
+      // feedback_id is null and status in (1, 3): the predicate of the partial index
+      // appointments_feedback_missing_idx (migration 0025), scanned by date_end.
+      const rows = await sql<{
+        id: number;
+        consultant_id: number;
+        date_start: Date;
+        client_name: string | null;
+      }>`
           update appointments set feedback_notified_at = now()
           where id in (
             select id from appointments
@@ -145,21 +142,20 @@ export async function runFeedbackPass(db: DB, now: Date = new Date()): Promise<n
             limit ${PASS_BATCH}
             for update skip locked)
           returning id, consultant_id, date_start, client_name`.execute(trx);
-        for (const row of rows.rows) {
-          await notifyUser(trx, {
-            kind: 'feedback-missing',
-            userId: Number(row.consultant_id),
-            values: {
-              when: swissDateTime(new Date(row.date_start)),
-              customer: row.client_name ?? '',
-            },
-            path: `appointments/${row.id}/show`,
-            level: 'warning',
-          });
-        }
-        return rows.rows.length;
-      },
-    );
+      for (const row of rows.rows) {
+        await notifyUser(trx, {
+          kind: 'feedback-missing',
+          userId: Number(row.consultant_id),
+          values: {
+            when: swissDateTime(new Date(row.date_start)),
+            customer: row.client_name ?? '',
+          },
+          path: `appointments/${row.id}/show`,
+          level: 'warning',
+        });
+      }
+      return rows.rows.length;
+    });
     total += claimed;
     if (claimed < PASS_BATCH) return total;
   }

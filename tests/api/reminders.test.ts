@@ -150,16 +150,12 @@ describe('what the server sets', () => {
   it('clears notified_at when the due date or time changes, so it notifies again', async () => {
     const due = await reminder(CONSULTANT);
     const url = `/api/reminders/${due.id}`;
-    await sql`update reminders set notified_at = now() where id = ${due.id}`.execute(
-      t.database.db,
-    );
+    await sql`update reminders set notified_at = now() where id = ${due.id}`.execute(t.database.db);
     const renamed = data(await call(CONSULTANT, 'PATCH', url, { subject: 'Nur umbenannt' }));
     expect(renamed.notified_at).not.toBeNull();
     const moved = data(await call(CONSULTANT, 'PATCH', url, { due_date: dayOffset(2) }));
     expect(moved.notified_at).toBeNull();
-    await sql`update reminders set notified_at = now() where id = ${due.id}`.execute(
-      t.database.db,
-    );
+    await sql`update reminders set notified_at = now() where id = ${due.id}`.execute(t.database.db);
     const timed = data(await call(CONSULTANT, 'PATCH', url, { time: '15:30' }));
     expect(timed.notified_at).toBeNull();
     expect(String(timed.time)).toMatch(/^15:30/);
@@ -287,9 +283,7 @@ describe('visibility', () => {
     expect(ids.indexOf(old.id)).toBeLessThan(ids.indexOf(now.id));
     const dues = rows.map((row) => String(row.due_date));
     expect([...dues].sort()).toEqual(dues);
-    expect(rows.every((row) => row.status === 'open' && String(row.due_date) <= today)).toBe(
-      true,
-    );
+    expect(rows.every((row) => row.status === 'open' && String(row.due_date) <= today)).toBe(true);
   });
 });
 
@@ -300,7 +294,7 @@ describe('customers open_issue', () => {
     const due = await make('Fällig');
     const notDue = await make('Später');
     const closed = await make('Erledigt');
-    const none = await make('Ohne');
+    await make('Ohne');
     const mixed = await make('Gemischt');
     await reminder(ADMIN, { client_id: due.id, due_date: dayOffset(-1) });
     await reminder(ADMIN, { client_id: due.id, due_date: dayOffset(4) });
@@ -326,9 +320,7 @@ describe('customers open_issue', () => {
     expect(await found('open-not-due')).toEqual(['Später']);
     expect(await found('closed')).toEqual(['Erledigt']);
     expect(await found('none')).toEqual(['Ohne']);
-    expect((await call(ADMIN, 'GET', '/api/customers?open_issue=sometimes')).statusCode).toBe(
-      400,
-    );
+    expect((await call(ADMIN, 'GET', '/api/customers?open_issue=sometimes')).statusCode).toBe(400);
     // Within the consultant's scope too.
     const scoped = await call(CONSULTANT, 'GET', `/api/customers?open_issue=none&per_page=500`);
     expect(scoped.statusCode).toBe(200);
