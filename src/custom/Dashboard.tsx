@@ -1,8 +1,9 @@
 /**
  * The area's start page: what a user needs first thing in the morning, from the data that exists —
  * unread notifications, the size of the books they may see, and recent activity (the newest
- * customers they may see). Later features add their tiles here (reminders due today, appointments,
- * leads) through DASHBOARD_TILES.
+ * customers they may see), today's appointments, reminders due and missing feedbacks
+ * (src/custom/tasks/DashboardWork.tsx). Later features add their tiles here (leads) through
+ * DASHBOARD_TILES.
  */
 import {
   Card,
@@ -24,6 +25,7 @@ import { useArea } from '../shell/area.ts';
 import { type Area, resourceRoute } from '../shell/paths.ts';
 import type { Permission } from '../schema/vocabulary.ts';
 import type { EstimatedTotal } from '../dataProvider/index.ts';
+import { DashboardWork } from './tasks/DashboardWork.tsx';
 
 interface Tile {
   resource: string;
@@ -151,6 +153,7 @@ export default function Dashboard() {
               </Grid>
             ))
           : null}
+        {hasModel('appointments') && hasModel('reminders') ? <DashboardWork /> : null}
         {hasModel('customers') ? (
           <Grid size={{ xs: 12, md: 6 }}>
             <RecentCustomers />

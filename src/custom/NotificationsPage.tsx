@@ -1,45 +1,34 @@
-/** /admin/notifications: the signed-in user's in-app notifications, unread first; mark read/unread. */
+/**
+ * /admin/notifications: the signed-in user's in-app notifications, unread first; mark read/unread.
+ * Clicking one with a link marks it read and opens the link. The bell in the app bar follows.
+ */
 import MarkEmailReadIcon from '@mui/icons-material/MarkEmailRead';
 import MarkEmailUnreadIcon from '@mui/icons-material/MarkEmailUnread';
-import { Alert, Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import {
   ListBase,
   Title,
   useGetIdentity,
   useListContext,
   useLocale,
-  useNotify,
   useTranslate,
-  useUpdate,
 } from 'react-admin';
 import { formatDateTime } from '../i18n/format.ts';
+import { useNotificationRead } from '../layout/useNotificationRead.ts';
 import type { ApiRecord } from '../resources/records.ts';
 
 type NotificationRecord = ApiRecord<'notifications'>;
 
 function NotificationItems() {
   const translate = useTranslate();
-  const notify = useNotify();
   const { data, isPending } = useListContext<NotificationRecord>();
-  const [update] = useUpdate<NotificationRecord>();
+  const { setRead, open } = useNotificationRead();
   const locale = useLocale();
   if (isPending) return null;
   if (!data || data.length === 0) {
     return <Typography color="text.secondary">{translate('app.notifications.empty')}</Typography>;
   }
-  const toggle = (record: NotificationRecord) =>
-    update(
-      'notifications',
-      {
-        id: record.id,
-        data: { readAt: record.readAt ? null : new Date().toISOString() },
-        previousData: record,
-      },
-      {
-        mutationMode: 'pessimistic',
-        onError: () => notify('ra.notification.http_error', { type: 'error' }),
-      },
-    );
+  const toggle = (record: NotificationRecord) => setRead(record, !record.readAt);
   return (
     <Stack spacing={1.5}>
       {data.map((record) => (
@@ -61,7 +50,21 @@ function NotificationItems() {
             </Button>
           }
         >
-          <Typography fontWeight={record.readAt ? 400 : 600}>{record.title}</Typography>
+          {record.link ? (
+            <Link
+              component="button"
+              type="button"
+              color="inherit"
+              underline="hover"
+              onClick={() => void open(record)}
+              sx={{ textAlign: 'left', fontWeight: record.readAt ? 400 : 600 }}
+              data-testid="notification-link"
+            >
+              {record.title}
+            </Link>
+          ) : (
+            <Typography fontWeight={record.readAt ? 400 : 600}>{record.title}</Typography>
+          )}
           {record.body ? <Typography variant="body2">{record.body}</Typography> : null}
           <Box sx={{ typography: 'caption', color: 'text.secondary' }}>
             {formatDateTime(record.createdAt, locale)}

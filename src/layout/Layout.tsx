@@ -1,10 +1,11 @@
-/** The area frame: app bar (title, language, refresh, user menu), grouped menu, progress bar. */
+/** The area frame: app bar (title, notifications bell, language, refresh, user menu), grouped menu, progress bar. */
 import { Slide } from '@mui/material';
 import type { ReactElement, ReactNode } from 'react';
 import { AppBar, Layout as RaLayout, LoadingPage, TitlePortal } from 'react-admin';
 import { DataProgressBar } from '../shell/Chrome.tsx';
 import { Deferred } from '../shell/Deferred.tsx';
 import { AreaMenu } from '../shell/Menu.tsx';
+import { NotificationsBell } from './NotificationsBell.tsx';
 import { useAppBarHidden } from './scrollTrigger.ts';
 import { Sidebar } from './Sidebar.tsx';
 
@@ -21,11 +22,15 @@ function HideOnScroll({ children, className }: { children: ReactElement; classNa
   );
 }
 
-/** react-admin's app bar: page title, language menu (it has four locales), refresh, user menu. */
+/**
+ * react-admin's app bar: page title, the notifications bell (unread count), language menu (it has
+ * four locales), refresh, user menu.
+ */
 function CrmAppBar() {
   return (
     <AppBar color="primary" container={HideOnScroll}>
       <TitlePortal />
+      <NotificationsBell />
     </AppBar>
   );
 }

@@ -49,7 +49,9 @@ test('a person and a company, a household member and a document', async ({ page 
   await page.goto(`${personUrl}?tab=contracts`);
   await expect(page.getByTestId('customer-contracts')).toBeVisible();
   await page.goto(`${personUrl}?tab=appointments`);
-  await expect(page.getByTestId('tab-empty-appointments')).toBeVisible();
+  await expect(page.getByTestId('customer-appointments')).toBeVisible();
+  await page.goto(`${personUrl}?tab=offers`);
+  await expect(page.getByTestId('tab-empty-offers')).toBeVisible();
 
   // A household member
   await page.getByTestId('tab-household').click();

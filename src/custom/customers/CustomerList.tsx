@@ -2,7 +2,8 @@
  * The customer list: newest first; search by name, email, phone, city; filters for the consultant
  * (all, mine, unassigned — back office), lead source, person/company, city and zip; the schema's
  * list columns (fieldFor). Actions: create, import (back office), client report export.
- * The open-issue filter (open-due, open-not-due, closed, none) waits for reminders.
+ * The open-issue filter (open-due, open-not-due, closed, none: `open_issue=`, from the customers'
+ * reminders on the server).
  */
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import {
@@ -20,6 +21,7 @@ import { useNavigate } from 'react-router-dom';
 import { getStoredUser } from '../../auth/session.ts';
 import { fieldFor, listFields, prefetchMeta } from '../../resources/fields.tsx';
 import { ReferencePicker } from '../../resources/inputs.tsx';
+import { OPEN_ISSUE_FILTERS } from '../../schema/appointments.ts';
 import { fieldLabelKey } from '../../schema/labels.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { resourceRoute } from '../../shell/paths.ts';
@@ -74,6 +76,12 @@ function filters() {
         { id: 'false', name: 'app.customers.filters.person' },
         { id: 'true', name: 'app.customers.filters.company' },
       ]}
+    />,
+    <SelectInput
+      key="openIssue"
+      source="openIssue"
+      label="app.customers.filters.openIssue"
+      choices={OPEN_ISSUE_FILTERS.map((value) => ({ id: value, name: `enums.openIssue.${value}` }))}
     />,
     <TextInput key="city" source="city" label={label('city')} />,
     <TextInput key="zip" source="zip" label={label('zip')} />,

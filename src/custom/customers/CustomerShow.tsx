@@ -2,7 +2,9 @@
  * Customer detail: a header (picture, name, consultant, contact) and the tabs of `?tab=`:
  * overview, household, contracts, appointments, reminders, offers, documents, notes (notes and
  * history: the customer's changes with its documents' and household members', merges included). Contracts: the household coverage and the customer's contracts (src/custom/contracts/).
- * Appointments, reminders and offers arrive with later features: their tabs are there and say so.
+ * Appointments (./CustomerAppointmentsTab.tsx: with "book appointment") and reminders
+ * (src/custom/reminders/CustomerRemindersTab.tsx: every status, with "add reminder"). Offers arrive
+ * with a later feature: its tab is there and says so.
  */
 import EditIcon from '@mui/icons-material/Edit';
 import { Alert, Box, Card, CardContent, Chip, Stack, Tab, Tabs, Typography } from '@mui/material';
@@ -24,6 +26,8 @@ import { formatPhone } from '../../schema/phone.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { CustomerContractsTab } from '../contracts/CustomerContractsTab.tsx';
+import { CustomerRemindersTab } from '../reminders/CustomerRemindersTab.tsx';
+import { CustomerAppointmentsTab } from './CustomerAppointmentsTab.tsx';
 import { EditableAvatar } from './CustomerAvatar.tsx';
 import { DocumentsTab } from './DocumentsTab.tsx';
 import { HouseholdTab } from './HouseholdTab.tsx';
@@ -201,6 +205,8 @@ function CustomerTabs() {
         {tab === 'household' ? <HouseholdTab /> : null}
         {tab === 'documents' ? <DocumentsTab /> : null}
         {tab === 'contracts' ? <CustomerContractsTab /> : null}
+        {tab === 'appointments' ? <CustomerAppointmentsTab /> : null}
+        {tab === 'reminders' ? <CustomerRemindersTab /> : null}
         {tab === 'notes' ? (
           <Stack spacing={2}>
             <FieldsOf groups={['notes']} />
@@ -226,7 +232,7 @@ function CustomerTabs() {
             </Box>
           </Stack>
         ) : null}
-        {['appointments', 'reminders', 'offers'].includes(tab) ? <ComingTab tab={tab} /> : null}
+        {tab === 'offers' ? <ComingTab tab={tab} /> : null}
       </CardContent>
     </Card>
   );

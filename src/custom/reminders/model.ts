@@ -82,3 +82,28 @@ export function clientIdOf(search: string): number | undefined {
   const value = Number(new URLSearchParams(search).get('clientId'));
   return Number.isInteger(value) && value > 0 ? value : undefined;
 }
+
+/** The instant a Swiss calendar day (YYYY-MM-DD) begins. */
+export function swissMidnight(day: string): Date {
+  const guess = Date.parse(`${day}T00:00:00Z`);
+  const parts = swissParts(new Date(guess));
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+  );
+  return new Date(guess - (wall - guess));
+}
+
+/** The first and last instant of today in Switzerland, as ISO date-times (list filters). */
+export function swissTodayRange(now = new Date()): { from: string; to: string } {
+  const today = swissToday(now);
+  const start = swissMidnight(today);
+  const next = new Date(Date.parse(`${today}T00:00:00Z`) + 36 * 3_600_000)
+    .toISOString()
+    .slice(0, 10);
+  const end = new Date(swissMidnight(next).getTime() - 1);
+  return { from: start.toISOString(), to: end.toISOString() };
+}

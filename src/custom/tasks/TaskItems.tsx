@@ -137,12 +137,15 @@ export function AppointmentTask({
   showConsultant = true,
 }: {
   record: Appointment;
-  section: Exclude<TaskSectionKey, 'reminders_due'>;
+  /** Its worklist section (its action); none: just "open". */
+  section?: Exclude<TaskSectionKey, 'reminders_due'>;
   showConsultant?: boolean;
 }) {
   const translate = useTranslate();
   const area = useArea();
-  const action = APPOINTMENT_ACTION[section];
+  const action = section
+    ? APPOINTMENT_ACTION[section]
+    : { view: 'show' as const, label: 'app.tasks.open', icon: <OpenInNewIcon /> };
   const href = resourceHref(area, 'appointments', action.view, record.id) ?? '#';
   const showHref = resourceHref(area, 'appointments', 'show', record.id) ?? '#';
   return (
@@ -171,7 +174,7 @@ export function AppointmentTask({
             component={RouterLink}
             to={href}
             startIcon={action.icon}
-            data-testid={`task-action-${section}-${record.id}`}
+            data-testid={`task-action-${section ?? 'open'}-${record.id}`}
           >
             {translate(action.label)}
           </Button>
