@@ -6,26 +6,6 @@
     list: lazyPage(() => import('../custom/contracts/ContractList.tsx')),
     show: lazyPage(() => import('../custom/contracts/ContractShow.tsx')),
   },
-  appointments: {
-    list: lazyPage(() => import('../custom/appointments/AppointmentList.tsx')),
-    show: lazyPage(() => import('../custom/appointments/AppointmentShow.tsx')),
-    edit: lazyPage(() => import('../custom/appointments/AppointmentForm.tsx')),
-    create: lazyPage(() =>
-      import('../custom/appointments/AppointmentForm.tsx').then((module) => ({
-        default: module.AppointmentCreate,
-      })),
-    ),
-  },
-  reminders: {
-    list: lazyPage(() => import('../custom/reminders/ReminderList.tsx')),
-    show: lazyPage(() => import('../custom/reminders/ReminderShow.tsx')),
-    edit: lazyPage(() => import('../custom/reminders/ReminderForm.tsx')),
-    create: lazyPage(() =>
-      import('../custom/reminders/ReminderForm.tsx').then((module) => ({
-        default: module.ReminderCreate,
-      })),
-    ),
-  },
   customers: { show: lazyPage(() => import('../custom/customers/CustomerShow.tsx')) },
  */
 import { lazyPage, type PreloadablePage } from '../shell/lazyPage.ts';
@@ -46,6 +26,26 @@ export const OVERRIDES: Record<string, Partial<Record<ViewKind, PreloadablePage>
   contracts: {
     list: lazyPage(() => import('../custom/contracts/ContractList.tsx')),
     show: lazyPage(() => import('../custom/contracts/ContractShow.tsx')),
+  },
+  appointments: {
+    list: lazyPage(() => import('../custom/appointments/AppointmentList.tsx')),
+    show: lazyPage(() => import('../custom/appointments/AppointmentShow.tsx')),
+    edit: lazyPage(() => import('../custom/appointments/AppointmentForm.tsx')),
+    create: lazyPage(() =>
+      import('../custom/appointments/AppointmentForm.tsx').then((module) => ({
+        default: module.AppointmentCreate,
+      })),
+    ),
+  },
+  reminders: {
+    list: lazyPage(() => import('../custom/reminders/ReminderList.tsx')),
+    show: lazyPage(() => import('../custom/reminders/ReminderShow.tsx')),
+    edit: lazyPage(() => import('../custom/reminders/ReminderForm.tsx')),
+    create: lazyPage(() =>
+      import('../custom/reminders/ReminderForm.tsx').then((module) => ({
+        default: module.ReminderCreate,
+      })),
+    ),
   },
   customers: {
     list: lazyPage(() => import('../custom/customers/CustomerList.tsx')),
