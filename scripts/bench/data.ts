@@ -307,6 +307,7 @@ export async function loadBook(
   password: string,
   progress: (text: string) => void = () => {},
   contractsPerCustomer = 0,
+  appointments = 0,
 ): Promise<LoadResult> {
   await migrate(database);
   await seedDemo(database.db, { password });
@@ -356,10 +357,21 @@ export async function loadBook(
         `  ${rows * contractsPerCustomer} contracts in ${((performance.now() - contractsStarted) / 1000).toFixed(1)} s`,
       );
     }
+    if (appointments > 0) {
+      const appointmentsStarted = performance.now();
+      await loadAppointments(exec, appointments);
+      progress(
+        `  ${appointments} appointments (and a reminder for every ${REMINDERS_EVERY}th with a consultant) in ${((performance.now() - appointmentsStarted) / 1000).toFixed(1)} s`,
+      );
+    }
     await exec('reset session_replication_role').catch(() => {});
     await exec('reset maintenance_work_mem').catch(() => {});
     await exec('vacuum analyze customers');
     if (contractsPerCustomer > 0) await exec('vacuum analyze contracts');
+    if (appointments > 0) {
+      await exec('vacuum analyze appointments');
+      await exec('vacuum analyze reminders');
+    }
   });
   return { seconds: (performance.now() - started) / 1000, rows, users };
 }
@@ -429,4 +441,102 @@ async function loadContracts(
       ) k`);
   }
   for (const index of indexes) await exec(index.indexdef);
+}
+
+/** Drops a table's secondary indexes, runs the load, builds them again. */
+async function withoutIndexes(
+  exec: (sql: string) => Promise<unknown>,
+  table: string,
+  load: () => Promise<void>,
+): Promise<void> {
+  const indexes = (await exec(
+    `select indexname, indexdef from pg_indexes
+     where schemaname = current_schema() and tablename = '${table}'
+       and indexname not in (select conname from pg_constraint where conrelid = '${table}'::regclass)`,
+  )) as Array<{ indexname: string; indexdef: string }>;
+  for (const index of indexes) await exec(`drop index "${index.indexname}"`);
+  await load();
+  for (const index of indexes) await exec(index.indexdef);
+}
+
+/** One reminder per this many appointments (the tasks' "reminders due"). */
+export const REMINDERS_EVERY = 10;
+
+/** Appointments made per statement. */
+const APPOINTMENTS_SLICE = 50_000;
+
+/**
+ * `count` appointments (issue 15), made by the database in one statement per slice: customers
+ * picked evenly over the book, the customer's consultant (`assigned_to`; none for the unassigned
+ * fifth: the call centre's "unassigned"), one to two hours between 08:00 and 18:00 Swiss time on
+ * days spread over two years around today, at the customer's address. Past ones: 80 % with
+ * feedback given (2, 10, 7), 8 % cancelled (half of them to rebook), 12 % still planned (missing
+ * feedback); future ones: 90 % planned (1, 3), 10 % cancelled. Plus one reminder per
+ * REMINDERS_EVERY appointments for the appointment's consultant (open, resolved, cancelled; due
+ * over the same two years). The history trigger and the client-name trigger are off during the
+ * load (the name is written as the database would keep it).
+ */
+async function loadAppointments(
+  exec: (sql: string) => Promise<unknown>,
+  count: number,
+): Promise<void> {
+  const [{ min, max }] = (await exec(
+    'select min(id)::integer as min, max(id)::integer as max from customers',
+  )) as Array<{ min: number; max: number }>;
+  const span = max - min + 1;
+  await withoutIndexes(exec, 'appointments', async () => {
+    for (let from = 1; from <= count; from += APPOINTMENTS_SLICE) {
+      const to = Math.min(count, from + APPOINTMENTS_SLICE - 1);
+      await exec(`
+        insert into appointments (client_id, client_name, consultant_id, appointment_type, status,
+          date_start, date_end, date, start_time, end_time, street, number, zip, city, comment,
+          cancel_status, created_at, updated_at)
+        select a.client_id, a.client_name, a.consultant_id,
+          (array['first', 'follow_up', 'signing', 'service', 'phone'])[1 + a.n % 5],
+          a.status, a.starts, a.starts + a.length,
+          (a.starts at time zone 'Europe/Zurich')::date,
+          (a.starts at time zone 'Europe/Zurich')::time,
+          ((a.starts + a.length) at time zone 'Europe/Zurich')::time,
+          a.street, a.address_number, a.zip, a.city, null,
+          case when a.status in (5, 6) then (array['to_rebook', 'rebooked', 'closed', 'to_rebook'])[1 + a.n % 4] end,
+          now(), now()
+        from (
+          select s.n, c.id as client_id, c.assigned_to as consultant_id, c.street, c.address_number,
+            c.zip, c.city,
+            nullif(concat_ws(' ', c.organization, c.first_name, c.last_name), '') as client_name,
+            d.starts, d.length,
+            case
+              when d.starts < now() then
+                case when s.n % 100 < 80 then (array[2, 10, 7, 2])[1 + s.n % 4]
+                     when s.n % 100 < 88 then 5 + s.n % 2
+                     else 1 + 2 * (s.n % 2) end
+              else case when s.n % 10 = 0 then 5 + s.n % 2 else 1 + 2 * (s.n % 2) end
+            end as status
+          from generate_series(${from}, ${to}) as s(n)
+          join customers c on c.id = ${min} + ((s.n::bigint * 2654435761) % ${span})::integer
+          cross join lateral (
+            select (date_trunc('day', now() at time zone 'Europe/Zurich') - interval '365 days'
+                + ((s.n * 7919) % 730) * interval '1 day'
+                + (8 + (s.n * 31) % 9) * interval '1 hour' + ((s.n % 4) * 15) * interval '1 minute')
+                at time zone 'Europe/Zurich' as starts,
+              (60 + (s.n % 2) * 60) * interval '1 minute' as length
+          ) d
+        ) a`);
+    }
+  });
+  await withoutIndexes(exec, 'reminders', async () => {
+    await exec(`
+      insert into reminders (subject, status, due_date, date, category, user_id, assigner_id,
+        client_id, appointment_id, resolved_at, created_at, updated_at)
+      select 'Nachfassen ' || coalesce(a.client_name, ''),
+        case when a.id % 3 = 0 then 'open' when a.id % 3 = 1 then 'resolved' else 'cancelled' end,
+        (a.date_start at time zone 'Europe/Zurich')::date + 14,
+        (a.date_start at time zone 'Europe/Zurich')::date,
+        (array['call', 'email', 'meeting', 'documents', 'offer', 'follow_up'])[1 + a.id % 6],
+        a.consultant_id, a.consultant_id, a.client_id, a.id,
+        case when a.id % 3 <> 0 then a.date_end + interval '15 days' end,
+        now(), now()
+      from appointments a
+      where a.id % ${REMINDERS_EVERY} = 0 and a.consultant_id is not null`);
+  });
 }

@@ -9,6 +9,8 @@ export interface Report {
   rows: number;
   /** Generated contracts per customer (0: none). */
   contractsPerCustomer: number;
+  /** Generated appointments (0: none; absent in reports before issue 15). */
+  appointments?: number;
   connections: number;
   acceptEncoding: string;
   duration: number;
@@ -122,6 +124,16 @@ export function renderMarkdown(report: Report): string {
         HEADER,
         RULE,
         ...engine.contracts.map((kase) => row(kase.name, kase)),
+        '',
+      );
+    }
+    if (engine.appointments?.length) {
+      lines.push(
+        `Appointments: ${(report.appointments ?? 0).toLocaleString('en')} generated over two years around the run, with a reminder for every tenth with a consultant.`,
+        '',
+        HEADER,
+        RULE,
+        ...engine.appointments.map((kase) => row(kase.name, kase)),
         '',
       );
     }

@@ -4,6 +4,7 @@
  *   npm run bench -- [--rows 100000] [--engines pglite,postgres] [--postgres URL]
  *                    [--duration 5] [--sort-rounds 2] [--connections 20] [--label before]
  *                    [--accept-encoding 'gzip, deflate, br' (a browser's; '' for none)]
+ *                    [--contracts-per-customer 3] [--appointments 200000 (0: none)]
  *
  * Per engine: loads N generated customers and the demo users into a fresh database (PGlite: a
  * temporary data folder; PostgreSQL: a temporary database on the server of --postgres, default
@@ -47,6 +48,7 @@ const { values: args } = parseArgs({
   options: {
     rows: { type: 'string', default: '100000' },
     'contracts-per-customer': { type: 'string', default: '3' },
+    appointments: { type: 'string', default: '200000' },
     engines: { type: 'string', default: 'pglite,postgres' },
     postgres: { type: 'string' },
     duration: { type: 'string', default: '5' },
@@ -60,6 +62,8 @@ const { values: args } = parseArgs({
 const ROWS = Number(args.rows);
 /** Contracts generated per customer (300,000 over 100,000 customers by default: issue 14). */
 const CONTRACTS_PER_CUSTOMER = Number(args['contracts-per-customer']);
+/** Generated appointments (issue 15; 0: none, and no appointment cases). */
+const APPOINTMENTS = Number(args.appointments);
 const DURATION = Number(args.duration);
 /** Requests per connection for each extra sort column (all answered, none cut off). */
 const SORT_ROUNDS = Number(args['sort-rounds']);
@@ -77,6 +81,7 @@ let DB_NAME: string | undefined;
 
 const ADMIN = 'admin@demo.gscrm.ch';
 const CONSULTANT = 'consultant@demo.gscrm.ch';
+const CALL_CENTRE = 'callcenter@demo.gscrm.ch';
 const LIST = '/api/customers?page=1&per_page=25';
 
 export interface CaseResult extends Partial<LoadResult> {
@@ -105,6 +110,8 @@ export interface EngineResult {
   anySort?: CaseResult;
   /** Contract lists and the household coverage view (issue 14), on the generated contracts. */
   contracts?: CaseResult[];
+  /** Appointment lists, the calendar week and the tasks (issue 15), on the generated ones. */
+  appointments?: CaseResult[];
   healthDuringSearch?: ProbeResult & { search: CaseResult };
   memory: { rssMb: number; peakMb: number };
   loadAverage: { before: number[]; after: number[] };
@@ -294,6 +301,60 @@ async function runContractCases(
   return measured;
 }
 
+/** The Monday 00:00 of this week and the Sunday 23:59:59 after it, Swiss time, as ISO instants. */
+function thisWeek(now = new Date()): { from: string; to: string } {
+  const swiss = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Zurich',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+  const day = new Date(`${swiss}T00:00:00Z`);
+  const monday = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * 86_400_000);
+  // Swiss midnight is 22:00 or 23:00 UTC the day before; an hour's margin either way is enough
+  // for a benchmark (the app's calendar sends the exact instants).
+  const from = new Date(monday.getTime() - 2 * 3600_000);
+  const to = new Date(monday.getTime() + 7 * 86_400_000 - 2 * 3600_000 - 1000);
+  return { from: from.toISOString(), to: to.toISOString() };
+}
+
+/**
+ * Appointments (issue 15): the list's first page as admin and as a consultant, a consultant's
+ * calendar week (`date_start_gte` / `date_start_lte`, 200 a page, by start), and the tasks of a
+ * consultant and of the call centre. A route that answers 404 is reported, not measured.
+ */
+async function runAppointmentCases(
+  app: AppProcess,
+  admin: string,
+  consultant: string,
+): Promise<CaseResult[]> {
+  const callCentre = await signIn(app.url, CALL_CENTRE, BENCH_PASSWORD);
+  const list = '/api/appointments?page=1&per_page=25';
+  const week = thisWeek();
+  const calendar = `/api/appointments?date_start_gte=${encodeURIComponent(week.from)}&date_start_lte=${encodeURIComponent(week.to)}&sort=date_start&order=ASC&per_page=200`;
+  const cases: Array<[CaseResult, string]> = [
+    [newCase('appointments page 1 (admin)', list, ADMIN), admin],
+    [newCase('appointments, consultant', list, CONSULTANT), consultant],
+    [newCase('calendar week, consultant', calendar, CONSULTANT), consultant],
+    [newCase('tasks, consultant', '/api/tasks', CONSULTANT), consultant],
+    [newCase('tasks, call centre', '/api/tasks', CALL_CENTRE), callCentre],
+  ];
+  const measured: CaseResult[] = [];
+  const cap = Math.max(30, DURATION);
+  for (const [kase, auth] of cases) {
+    const answer = await fetch(`${app.url}${kase.path}`, { headers: { authorization: auth } });
+    await answer.arrayBuffer();
+    if (answer.status !== 200) {
+      kase.flags.push(`not measured: the route answers ${answer.status}`);
+      log(`  ${kase.name}: not measured (${answer.status})`);
+      measured.push(kase);
+      continue;
+    }
+    measured.push(await runCase(app, kase, auth, DURATION, cap));
+  }
+  return measured;
+}
+
 /** The cases of one engine against a running app. */
 async function runCases(app: AppProcess, result: EngineResult): Promise<void> {
   const admin = await signIn(app.url, ADMIN, BENCH_PASSWORD);
@@ -344,6 +405,7 @@ async function runCases(app: AppProcess, result: EngineResult): Promise<void> {
       ],
     };
   if (CONTRACTS_PER_CUSTOMER > 0) result.contracts = await runContractCases(app, admin, consultant);
+  if (APPOINTMENTS > 0) result.appointments = await runAppointmentCases(app, admin, consultant);
   // The health check of a monitor while 20 clients search.
   const search = newCase('search=müller (beside health)', main[1][0].path, ADMIN);
   const length = Math.max(DURATION, 6);
@@ -393,7 +455,14 @@ async function benchPglite(): Promise<EngineResult> {
     log(`\nPGlite: loading ${ROWS} customers into ${dataDir}`);
     const started = performance.now();
     const database = await openDatabase({ dataDir });
-    const loaded = await loadBook(database, ROWS, BENCH_PASSWORD, log, CONTRACTS_PER_CUSTOMER);
+    const loaded = await loadBook(
+      database,
+      ROWS,
+      BENCH_PASSWORD,
+      log,
+      CONTRACTS_PER_CUSTOMER,
+      APPOINTMENTS,
+    );
     await database.close();
     result.generation = { seconds: loaded.seconds, rows: ROWS };
     log(
@@ -452,7 +521,14 @@ async function benchPostgres(): Promise<EngineResult> {
   await withTemporaryDatabase(POSTGRES, async (url) => {
     log(`\nPostgreSQL: loading ${ROWS} customers into ${new URL(url).pathname.slice(1)}`);
     const database = await openDatabase({ databaseUrl: url });
-    const loaded = await loadBook(database, ROWS, BENCH_PASSWORD, log, CONTRACTS_PER_CUSTOMER);
+    const loaded = await loadBook(
+      database,
+      ROWS,
+      BENCH_PASSWORD,
+      log,
+      CONTRACTS_PER_CUSTOMER,
+      APPOINTMENTS,
+    );
     await database.close();
     result.generation = { seconds: loaded.seconds, rows: ROWS };
     log(`  customers in ${loaded.seconds.toFixed(1)} s`);
@@ -544,6 +620,7 @@ const report = {
   git: gitDescription(REPO_ROOT, ['server', 'src', 'schemas']),
   rows: ROWS,
   contractsPerCustomer: CONTRACTS_PER_CUSTOMER,
+  appointments: APPOINTMENTS,
   connections: CONNECTIONS,
   acceptEncoding: ACCEPT_ENCODING,
   duration: DURATION,
