@@ -5,6 +5,7 @@
  */
 import { hashPassword } from '../auth/password.ts';
 import type { DB } from '../db/index.ts';
+import { seedDemoAppointments } from './appointments.ts';
 import { seedDemoContracts } from './contracts.ts';
 import { seedDemoCustomers } from './customers.ts';
 import { seedDemoIdentity } from './identity.ts';
@@ -320,6 +321,7 @@ export async function seedDemo(db: DB, options: { password: string }): Promise<b
     await seedDemoIdentity(trx, passwordHash);
     await seedDemoCustomers(trx);
     await seedDemoContracts(trx);
+    await seedDemoAppointments(trx);
   });
   return true;
 }

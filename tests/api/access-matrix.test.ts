@@ -93,6 +93,12 @@ const RULES: Record<string, Rule> = {
   'GET /api/household-members/:id/personal-data': { access: 'authenticated', roles: ['ADMIN'] },
   'POST /api/customers/:id/erase': { access: 'authenticated', roles: ['ADMIN'] },
   'POST /api/household-members/:id/erase': { access: 'authenticated', roles: ['ADMIN'] },
+  // appointments (issue 15): the double-booking check and the feedback call answer within the
+  // caller's scope (nothing or 404 outside it)
+  'GET /api/appointments/overlaps': { access: 'authenticated' },
+  'POST /api/appointments/:id/feedback': { access: 'authenticated' },
+  // tasks (issue 15): the signed-in user's worklist, sections by role
+  'GET /api/tasks': { access: 'authenticated' },
 };
 
 const ACTION = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };

@@ -477,7 +477,7 @@ describe('feedbacks through the generic routes', () => {
     expect(refused(await call(ADMIN, 'PATCH', url, { user_id: users[ADMIN] }))).toEqual({
       user_id: ['app.errors.readOnly'],
     });
-    const put = await call(ADMIN, 'PUT', url, { ...data(patched), note: 'per PUT' });
+    const put = await call(ADMIN, 'PUT', url, { ...data<Row>(patched), note: 'per PUT' });
     expect(put.statusCode, put.body).toBe(200);
     expect(data(put)).toMatchObject({ note: 'per PUT', status: 2, version: 3 });
 

@@ -52,7 +52,9 @@ function referencesIn(
 ): Map<string, ReferenceFilter | undefined> {
   const reference = schema['x-reference'];
   if (reference) out.set(reference, out.get(reference) ?? schema['x-reference-filter']);
-  for (const child of Object.values(schema.properties ?? {})) referencesIn(child, out);
+  // A read-only reference is never sent (appointments.feedbackId): no record of it is needed.
+  for (const child of Object.values(schema.properties ?? {}))
+    if (!child.readOnly) referencesIn(child, out);
   if (schema.items) referencesIn(schema.items, out);
   return out;
 }
@@ -138,6 +140,8 @@ function pick(values: unknown[], variant: number, label: string): unknown {
 function sampleInteger(schema: JsonSchema, label: string, context: Context): number {
   const id = schema['x-reference'] ? context.ids.get(schema['x-reference']) : undefined;
   if (id !== undefined) return id;
+  // Codes (appointments.status): one of them.
+  if (schema.enum) return pick(schema.enum, context.variant, label) as number;
   const min = schema.minimum ?? 0;
   const max = schema.maximum ?? min + 100_000;
   const span = max - min + 1;
@@ -246,9 +250,58 @@ export async function sampleBody(model: ResourceModel, options: SampleOptions): 
  * (the server's hooks refuse the rest): resource → adjusts the body in place.
  */
 const RULES: Record<string, (body: Row, reference: ReferenceResolver) => Promise<void>> = {
+  appointments: appointmentRules,
   contracts: contractRules,
   documents: documentRules,
+  reminders: reminderRules,
 };
+
+/**
+ * Reminders (server/reminders/hooks.ts): the status stays open (a variant's resolved → cancelled
+ * is a move the rules forbid; the transitions have their own tests), a time without a zone (a
+ * `time` column), and the contract one of the customer's (the customer becomes the contract's;
+ * no contract when the resolver cannot read).
+ */
+async function reminderRules(body: Row, reference: ReferenceResolver): Promise<void> {
+  body.status = 'open';
+  if (typeof body.time === 'string') body.time = body.time.replace(/Z$/, '');
+  const contract =
+    reference.read && typeof body.contract_id === 'number'
+      ? await reference.read('contracts', body.contract_id)
+      : undefined;
+  if (contract) body.client_id = contract.customer_id;
+  else body.contract_id = null;
+}
+
+/**
+ * Appointments (server/appointments/): the end after the start on the same Swiss day, both time
+ * pairs saying the same, whichever variant a test sends — every variant on 15 May 2024 (summer
+ * time, UTC+2) from 08:<10+variant> to 16:<10+variant>, so a PATCH of one time field of another
+ * variant still ends after it starts; a zip the postcode table knows (the canton filter needs a
+ * value); no status only the feedback sets (2, 7, 10 → 3, allowed from 1 and 3). Feedbacks are
+ * made by their own route only (create: nobody): see createdByClients.
+ */
+async function appointmentRules(body: Row): Promise<void> {
+  // The sample date-time of variant v is on 2024-05-<10 + v>.
+  const variant = Math.max(0, Number(String(body.date_start).slice(8, 10)) - 10);
+  const minute = String(10 + (variant % 40)).padStart(2, '0');
+  body.date_start = `2024-05-15T06:${minute}:00.000Z`;
+  body.date_end = `2024-05-15T14:${minute}:00.000Z`;
+  body.date = '2024-05-15';
+  body.start_time = `08:${minute}:00`;
+  body.end_time = `16:${minute}:00`;
+  body.zip = ['8001', '3011', '1003'][variant % 3];
+  if ([2, 7, 10].includes(body.status as number)) body.status = 3;
+}
+
+/**
+ * Resources whose records clients create through the generic POST: not those whose create
+ * permission is `nobody` (feedbacks: made by POST /api/appointments/:id/feedback), which the
+ * generic tests of creating, updating whole samples and deleting leave to their feature's tests
+ * (tests/api/feedback.test.ts).
+ */
+export const createdByClients = (model: ResourceModel): boolean =>
+  model.permissions.create !== 'nobody';
 
 /**
  * `body[column]` names a record whose `owner` column must equal `body.customer_id`: another one of
