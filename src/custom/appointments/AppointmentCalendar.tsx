@@ -135,10 +135,11 @@ function ConsultantPicker({
       loading={isPending}
       onChange={(_event, option) => onChange(option?.id ?? null)}
       isOptionEqualToValue={(option, chosen) => option.id === chosen.id}
-      sx={{ width: 240 }}
+      sx={{ width: 220 }}
       renderInput={(params) => (
         <TextField
           {...params}
+          variant="outlined"
           label={translate('app.appointments.calendar.consultant')}
           placeholder={translate('app.appointments.calendar.everyone')}
           inputProps={{ ...params.inputProps, 'data-testid': 'calendar-consultant' }}
@@ -318,7 +319,9 @@ export default function AppointmentCalendar({
     try {
       await dataProvider.update<Appointment>('appointments', {
         id: record.id,
+        // A PUT: the schema's required fields (the customer and the times) and the version.
         data: {
+          clientId: record.clientId,
           dateStart,
           dateEnd,
           date: from.date,
@@ -411,7 +414,7 @@ export default function AppointmentCalendar({
         <Typography
           variant="h6"
           component="h2"
-          sx={{ mx: 1, minWidth: 180, fontSize: '1.1rem' }}
+          sx={{ mx: 1, minWidth: 150, fontSize: '1.1rem', whiteSpace: 'nowrap' }}
           data-testid="calendar-title"
         >
           {title}

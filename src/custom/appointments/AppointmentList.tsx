@@ -9,7 +9,7 @@
  */
 import CalendarMonthIcon from '@mui/icons-material/CalendarMonth';
 import ViewListIcon from '@mui/icons-material/ViewList';
-import { Box, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { ToggleButton, ToggleButtonGroup, Tooltip, Typography } from '@mui/material';
 import { lazy, type ReactElement, Suspense, useState } from 'react';
 import {
   CreateButton,
@@ -71,17 +71,23 @@ function ViewSwitch({ view, onChange }: { view: View; onChange: (view: View) => 
       }}
       aria-label={translate('app.appointments.view.label')}
     >
-      <ToggleButton value="calendar" data-testid="appointments-view-calendar">
-        <CalendarMonthIcon fontSize="small" />
-        <Box component="span" sx={{ ml: 0.5 }}>
-          {translate('app.appointments.view.calendar')}
-        </Box>
+      <ToggleButton
+        value="calendar"
+        aria-label={translate('app.appointments.view.calendar')}
+        data-testid="appointments-view-calendar"
+      >
+        <Tooltip title={translate('app.appointments.view.calendar')}>
+          <CalendarMonthIcon fontSize="small" />
+        </Tooltip>
       </ToggleButton>
-      <ToggleButton value="list" data-testid="appointments-view-list">
-        <ViewListIcon fontSize="small" />
-        <Box component="span" sx={{ ml: 0.5 }}>
-          {translate('app.appointments.view.list')}
-        </Box>
+      <ToggleButton
+        value="list"
+        aria-label={translate('app.appointments.view.list')}
+        data-testid="appointments-view-list"
+      >
+        <Tooltip title={translate('app.appointments.view.list')}>
+          <ViewListIcon fontSize="small" />
+        </Tooltip>
       </ToggleButton>
     </ToggleButtonGroup>
   );
@@ -239,7 +245,7 @@ function AppointmentListView({ viewSwitch }: { viewSwitch: ReactElement }) {
       title="app.menu.appointments"
     >
       <Datagrid
-        rowClick={(id) => resourceRoute(area, 'appointments', 'show', id) ?? false}
+        rowClick={(id) => resourceHref(area, 'appointments', 'show', id) ?? false}
         bulkActionButtons={false}
         sx={{ '& td.column-city': { whiteSpace: 'nowrap' } }}
       >

@@ -272,7 +272,8 @@ export function FeedbackDialog({
   const submit = async (values: Record<string, unknown>) => {
     try {
       await api.json('POST', `appointments/${appointment.id}/feedback`, {
-        body: feedbackBody(values as FeedbackValues),
+        // The version the feedback is based on: a stale one answers 409.
+        body: { ...feedbackBody(values as FeedbackValues), version: appointment.version },
       });
     } catch (error) {
       const errors = fieldErrorsOf(error);
