@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { reminderHooks } from './hooks.ts';
-import { runDeadlinePass, runDuePass, runFeedbackPass } from './passes.ts';
+import { deadlineLeadDays, runDeadlinePass, runDuePass, runFeedbackPass } from './passes.ts';
 
 declare module '../jobs/queue.ts' {
   interface JobPayloads {
@@ -31,6 +31,8 @@ export const DEADLINES_CRON = '15 4 * * *';
 export const PASS_POLICY = { retryLimit: 2, retryDelay: 30, expireInSeconds: 10 * 60 };
 
 export default async function reminders(app: FastifyInstance): Promise<void> {
+  // A bad DEADLINE_REMINDER_DAYS stops the start here, not the nightly job.
+  deadlineLeadDays();
   app.resourceHooks.add('reminders', reminderHooks);
   app.jobs.define('reminders.due', PASS_POLICY, async () => {
     await runDuePass(app.db);

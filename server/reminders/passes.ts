@@ -39,10 +39,22 @@ export const PASS_BATCH = 200;
 /** Hours after its end an appointment without feedback is reported. */
 export const FEEDBACK_GRACE_HOURS = 24;
 
-/** The lead time of the renewal and termination reminders (env DEADLINE_REMINDER_DAYS). */
-export function deadlineLeadDays(): number {
-  const configured = Number(process.env.DEADLINE_REMINDER_DAYS);
-  return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_DEADLINE_LEAD_DAYS;
+/** Longest lead time accepted (a year: every yearly deadline is within it). */
+export const MAX_DEADLINE_LEAD_DAYS = 366;
+
+/**
+ * The lead time of the renewal and termination reminders in days: DEADLINE_REMINDER_DAYS, else
+ * DEFAULT_DEADLINE_LEAD_DAYS. Anything but a whole number of 1–366 days stops the start (the plugin
+ * reads it when it registers) instead of being silently replaced.
+ */
+export function deadlineLeadDays(value = process.env.DEADLINE_REMINDER_DAYS): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_DEADLINE_LEAD_DAYS;
+  const days = Number(value);
+  if (!Number.isInteger(days) || days < 1 || days > MAX_DEADLINE_LEAD_DAYS)
+    throw new Error(
+      `DEADLINE_REMINDER_DAYS must be a whole number of days from 1 to ${MAX_DEADLINE_LEAD_DAYS} (got ${value})`,
+    );
+  return days;
 }
 
 const swissDate = (value: string | Date): string =>

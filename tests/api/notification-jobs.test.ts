@@ -10,7 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { savePreferences } from '../../server/account/preferences.ts';
 import { JobQueue } from '../../server/jobs/queue.ts';
 import { PASS_POLICY } from '../../server/reminders/index.ts';
-import { runDeadlinePass, runDuePass, runFeedbackPass } from '../../server/reminders/passes.ts';
+import {
+  deadlineLeadDays,
+  runDeadlinePass,
+  runDuePass,
+  runFeedbackPass,
+} from '../../server/reminders/passes.ts';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
 
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
@@ -331,6 +336,16 @@ describe('renewal and termination reminders', () => {
     expect(
       longer.filter((row) => row.contract_id === far.id || row.contract_id === terminated.id),
     ).toEqual([]);
+  });
+});
+
+describe('DEADLINE_REMINDER_DAYS', () => {
+  it('defaults to 60 days, takes 1–366, refuses anything else', () => {
+    expect(deadlineLeadDays(undefined)).toBe(60);
+    expect(deadlineLeadDays(' ')).toBe(60);
+    expect(deadlineLeadDays('30')).toBe(30);
+    for (const bad of ['0', '-5', '2.5', 'sixty', '367'])
+      expect(() => deadlineLeadDays(bad), bad).toThrow(/DEADLINE_REMINDER_DAYS/);
   });
 });
 

@@ -8,6 +8,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { swissToday } from '../../server/contracts/coverage.ts';
+import { TASK_COUNT_CAP } from '../../server/tasks/index.ts';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
 
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
@@ -211,6 +212,21 @@ describe('GET /api/tasks', () => {
     const tasks = await tasksOf(CONSULTANT, '?limit=2');
     expect(tasks.reminders_due.items).toHaveLength(2);
     expect(tasks.reminders_due.total).toBeGreaterThanOrEqual(5);
+    // Beyond the cap the total is the cap, marked inexact.
+    await t.database.db
+      .insertInto('reminders')
+      .values(
+        Array.from({ length: TASK_COUNT_CAP + 5 }, (_, n) => ({
+          subject: `Viele ${n} ${unique}`,
+          status: 'open',
+          due_date: '2022-01-01',
+          user_id: users[BACKOFFICE],
+        })),
+      )
+      .execute();
+    const many = (await tasksOf(BACKOFFICE)).reminders_due;
+    expect(many).toMatchObject({ total: TASK_COUNT_CAP, total_exact: false });
+    expect(many.items).toHaveLength(10);
     expect((await call(CONSULTANT, 'GET', '/api/tasks?limit=0')).statusCode).toBe(400);
     expect((await call(CONSULTANT, 'GET', '/api/tasks?limit=51')).statusCode).toBe(400);
   });
