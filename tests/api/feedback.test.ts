@@ -495,3 +495,38 @@ describe('feedbacks through the generic routes', () => {
     expect((await call(CONSULTANT, 'GET', url)).statusCode).toBe(200);
   });
 });
+
+describe('personal-data requests', () => {
+  it("export carries the customer's appointments and feedback; erasure deletes them", async () => {
+    const customer = await created(CONSULTANT, '/api/customers', {
+      first_name: 'Vergessen',
+      last_name: `Werden${unique}`,
+    });
+    const booked = await appointment(customer);
+    const day = inDays(8);
+    const outcome = data<Outcome>(
+      await feedback(booked.id, {
+        has_taken_place: true,
+        status: 2,
+        note: 'persönliche Notiz',
+        follow_up_appointment: { date_start: swiss(day, '09:00'), date_end: swiss(day, '10:00') },
+      }),
+    );
+    const erased = await call(ADMIN, 'POST', `/api/customers/${customer.id}/erase`);
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(data(erased)).toMatchObject({ pseudonymised: false });
+    const left = await t.database.db
+      .selectFrom('appointments')
+      .select('id')
+      .where('id', 'in', [Number(booked.id), Number(outcome.follow_up_appointment?.id)])
+      .execute();
+    expect(left).toEqual([]);
+    expect(
+      await t.database.db
+        .selectFrom('feedbacks')
+        .select('id')
+        .where('id', '=', Number(outcome.feedback.id))
+        .execute(),
+    ).toEqual([]);
+  });
+});
