@@ -153,6 +153,8 @@ export default function Dashboard() {
               </Grid>
             ))
           : null}
+      </Grid>
+      <Grid container spacing={2} sx={{ mt: 2 }}>
         {hasModel('appointments') && hasModel('reminders') ? <DashboardWork /> : null}
         {hasModel('customers') ? (
           <Grid size={{ xs: 12, md: 6 }}>

@@ -34,9 +34,9 @@ type NotificationRecord = ApiRecord<'notifications'>;
 
 const POLL_MS = 60_000;
 
-/** The unread notifications' filter (the user's own; the server shows no one else's anyway). */
+/** The user's own unread notifications (the back office may list everyone's). */
 export const unreadFilter = (userId: number | undefined) => ({
-  readAt_null: true,
+  unread: true,
   ...(userId ? { userId } : {}),
 });
 

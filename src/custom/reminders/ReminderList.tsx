@@ -7,7 +7,7 @@
  * make (resolve, cancel, reopen).
  */
 import { Box } from '@mui/material';
-import type { ReactElement } from 'react';
+import { type ReactElement, useEffect } from 'react';
 import {
   CreateButton,
   Datagrid,
@@ -16,7 +16,9 @@ import {
   List,
   TextInput,
   TopToolbar,
+  useListContext,
 } from 'react-admin';
+import { useFormContext } from 'react-hook-form';
 import { getStoredUser, pageSizeFor } from '../../auth/session.ts';
 import { ToggleFilter } from '../../components/ToggleFilter.tsx';
 import { LocalizedDateInput } from '../../i18n/components.tsx';
@@ -39,6 +41,28 @@ const fieldOf = (name: string): FieldModel => {
 };
 const label = (name: string) => fieldLabelKey('reminders', name);
 
+/**
+ * Puts the list's filters into the filter form for keys no input has registered yet: the mine / all
+ * toggle (it only watches its key) and the date pickers (they load lazily). react-admin fills the
+ * form only with the keys of inputs registered when the filters change, so the default filter
+ * (mine, due up to today) applied to the list but the toggle showed "all" and the date was empty.
+ */
+function FormFromFilters({ keys }: { source: string; alwaysOn?: boolean; keys: string[] }) {
+  const { filterValues } = useListContext();
+  const { getValues, setValue } = useFormContext();
+  useEffect(() => {
+    for (const key of keys) {
+      const value: unknown = (filterValues as Record<string, unknown>)[key];
+      if (getValues(key) === undefined && value !== undefined && value !== '') {
+        setValue(key, value);
+      }
+    }
+  }, [filterValues, keys, getValues, setValue]);
+  return null;
+}
+
+const SYNCED = ['userId', 'dueDate_gte', 'dueDate_lte'];
+
 function filters(): ReactElement[] {
   const user = getStoredUser();
   const me = user?.id ?? 0;
@@ -53,6 +77,7 @@ function filters(): ReactElement[] {
   );
   const out: ReactElement[] = [
     <TextInput key="q" source="q" label="ra.action.search" alwaysOn resettable />,
+    <FormFromFilters key="sync" source="_sync" alwaysOn keys={SYNCED} />,
     <ToggleFilter
       key="userId"
       source="userId"

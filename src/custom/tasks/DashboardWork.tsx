@@ -46,7 +46,12 @@ function WorkCard({
             )}
           </Typography>
           {total !== undefined ? (
-            <Chip size="small" color={total > 0 ? 'primary' : 'default'} label={total} />
+            <Chip
+              size="small"
+              color={total > 0 ? 'primary' : 'default'}
+              label={total}
+              data-testid={`${testId}-total`}
+            />
           ) : null}
         </Stack>
         {empty ? (
