@@ -1,11 +1,12 @@
 /**
- * Marking a notification read (or unread) and following its link. Afterwards every notifications
- * query is fetched again (react-admin's update patches the cached rows but not a list's total, which
- * the bell shows).
+ * Marking a notification read (or unread) — one PATCH of `read_at` (a PUT is a complete record) —
+ * and following its link. Afterwards every notifications query is fetched again, the bell's count
+ * among them.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useNotify, useUpdate } from 'react-admin';
+import { useNotify } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
+import { api } from '../dataProvider/apiClient.ts';
 import type { ApiRecord } from '../resources/records.ts';
 
 type NotificationRecord = ApiRecord<'notifications'>;
@@ -18,24 +19,21 @@ export function linkTarget(link: string | null | undefined): { path?: string; ur
 }
 
 export function useNotificationRead() {
-  const [update] = useUpdate<NotificationRecord>();
   const queryClient = useQueryClient();
   const notify = useNotify();
   const navigate = useNavigate();
-  const setRead = (record: NotificationRecord, read: boolean) =>
-    update(
-      'notifications',
-      {
-        id: record.id,
-        data: { readAt: read ? new Date().toISOString() : null, version: record.version },
-        previousData: record,
-      },
-      {
-        mutationMode: 'pessimistic',
-        returnPromise: true,
-        onSettled: () => void queryClient.invalidateQueries({ queryKey: ['notifications'] }),
-      },
-    ).catch(() => notify('ra.notification.http_error', { type: 'error' }));
+  /** One PATCH of `read_at` with the version it is based on. */
+  const setRead = async (record: NotificationRecord, read: boolean) => {
+    try {
+      await api.json('PATCH', `notifications/${record.id}`, {
+        body: { readAt: read ? new Date().toISOString() : null, version: record.version },
+      });
+    } catch {
+      notify('ra.notification.http_error', { type: 'error' });
+    } finally {
+      await queryClient.invalidateQueries({ queryKey: ['notifications'] });
+    }
+  };
   const markRead = (record: NotificationRecord) => setRead(record, true);
   /** Marks it read (when unread) and follows its link. */
   const open = async (record: NotificationRecord) => {

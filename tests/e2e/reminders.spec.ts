@@ -6,9 +6,11 @@
  * the customers list's open-issue filter narrows the list. With SHOTS=<folder>, screenshots at
  * 1366×768.
  */
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { login, PASSWORD } from './helpers.ts';
 
+// The machine is shared with the other browser tests: pages may take a while.
+const expect = baseExpect.configure({ timeout: 25_000 });
 const ADMIN = 'admin@demo.gscrm.ch';
 const CONSULTANT = 'consultant@demo.gscrm.ch';
 const SHOTS = process.env.SHOTS;

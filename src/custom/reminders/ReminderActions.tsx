@@ -1,16 +1,16 @@
 /**
  * The one-click status moves of a reminder (resolve, cancel, reopen): only those the signed-in user
- * may make (./model.ts movesOf). Each is one PUT with the record's version, sent at once
- * (pessimistic: no undo delay); afterwards every list and the tasks are fetched again.
+ * may make (./model.ts movesOf). Each is one PATCH of the status with the record's version, sent at
+ * once (no undo delay); afterwards every list and the tasks are fetched again.
  */
 import CancelIcon from '@mui/icons-material/Cancel';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { IconButton, Stack, Tooltip } from '@mui/material';
-import type { MouseEvent } from 'react';
-import { Button, useNotify, useRefresh, useTranslate, useUpdate } from 'react-admin';
+import { type MouseEvent, useState } from 'react';
+import { Button, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { getStoredUser } from '../../auth/session.ts';
-import { messageOf } from '../../dataProvider/apiClient.ts';
+import { api, messageOf } from '../../dataProvider/apiClient.ts';
 import type { ReminderStatus } from '../../schema/appointments.ts';
 import { movesOf, type Reminder } from './model.ts';
 
@@ -22,24 +22,25 @@ const ICONS: Record<ReminderStatus, typeof CheckCircleIcon> = {
 
 const COLORS = { resolved: 'success', cancelled: 'default', open: 'primary' } as const;
 
-/** Sends a status move; resolves to whether it was saved. */
+/** Sends a status move: one PATCH with the record's version; then everything is fetched again. */
 export function useMoveReminder() {
-  const [update, { isPending }] = useUpdate<Reminder>();
+  const [isPending, setPending] = useState(false);
   const notify = useNotify();
   const refresh = useRefresh();
-  const move = (record: Reminder, to: ReminderStatus) =>
-    update(
-      'reminders',
-      { id: record.id, data: { status: to, version: record.version }, previousData: record },
-      {
-        mutationMode: 'pessimistic',
-        onSuccess: () => {
-          notify(`app.reminders.moved.${to}`, { type: 'success' });
-          refresh();
-        },
-        onError: (error) => notify(messageOf(error), { type: 'error' }),
-      },
-    );
+  const move = async (record: Reminder, to: ReminderStatus) => {
+    setPending(true);
+    try {
+      await api.json('PATCH', `reminders/${record.id}`, {
+        body: { status: to, version: record.version },
+      });
+      notify(`app.reminders.moved.${to}`, { type: 'success' });
+      refresh();
+    } catch (error) {
+      notify(messageOf(error), { type: 'error' });
+    } finally {
+      setPending(false);
+    }
+  };
   return { move, isPending };
 }
 
