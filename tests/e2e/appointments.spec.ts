@@ -6,12 +6,14 @@
  * checked through the API), and a drag based on a stale version goes back with the conflict
  * message. With SHOTS=<folder>, screenshots at 1366×768.
  */
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { login, PASSWORD } from './helpers.ts';
 
 const ADMIN = 'admin@demo.gscrm.ch';
 const CONSULTANT = 'consultant@demo.gscrm.ch';
 const SHOTS = process.env.SHOTS;
+/** Lists and the calendar can take a while on a busy machine. */
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
@@ -281,6 +283,7 @@ test('dragging an appointment in the calendar moves it; a stale one goes back', 
   page,
   request,
 }) => {
+  test.setTimeout(120_000);
   const stamp = Date.now().toString(36);
   const { token } = await tokenOf(request);
   const { user: consultant } = await tokenOf(request, CONSULTANT);

@@ -272,8 +272,9 @@ export function FeedbackDialog({
   const submit = async (values: Record<string, unknown>) => {
     try {
       await api.json('POST', `appointments/${appointment.id}/feedback`, {
-        // The version the feedback is based on: a stale one answers 409.
-        body: { ...feedbackBody(values as FeedbackValues), version: appointment.version },
+        // No version: the server's own passes touch the record (the missing-feedback notice), and
+        // the feedback depends only on what the server checks itself (planned, none given yet).
+        body: feedbackBody(values as FeedbackValues),
       });
     } catch (error) {
       const errors = fieldErrorsOf(error);
