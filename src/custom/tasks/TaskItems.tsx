@@ -85,7 +85,13 @@ export function ReminderTask({ record }: { record: Reminder }) {
           </Link>
         }
         secondary={
-          <Stack direction="row" spacing={1} component="span" sx={{ flexWrap: 'wrap' }}>
+          <Stack
+            direction="row"
+            useFlexGap
+            columnGap={1}
+            component="span"
+            sx={{ flexWrap: 'wrap' }}
+          >
             <DueCell record={record} />
             {record.clientId ? (
               <ReferenceField source="clientId" reference="customers" link={false} />
@@ -158,7 +164,13 @@ export function AppointmentTask({
           </Link>
         }
         secondary={
-          <Stack direction="row" spacing={1} component="span" sx={{ flexWrap: 'wrap' }}>
+          <Stack
+            direction="row"
+            useFlexGap
+            columnGap={1}
+            component="span"
+            sx={{ flexWrap: 'wrap' }}
+          >
             <AppointmentWhen record={record} />
             {record.city ? <span>{record.city}</span> : null}
             {showConsultant && record.consultantId ? (
