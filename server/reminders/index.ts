@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { reminderHooks } from './hooks.ts';
+import { declareReminderPersonalData } from './personal-data.ts';
 import { deadlineLeadDays, runDeadlinePass, runDuePass, runFeedbackPass } from './passes.ts';
 
 declare module '../jobs/queue.ts' {
@@ -34,6 +35,7 @@ export default async function reminders(app: FastifyInstance): Promise<void> {
   // A bad DEADLINE_REMINDER_DAYS stops the start here, not the nightly job.
   deadlineLeadDays();
   app.resourceHooks.add('reminders', reminderHooks);
+  declareReminderPersonalData();
   app.jobs.define('reminders.due', PASS_POLICY, async () => {
     await runDuePass(app.db);
   });

@@ -353,3 +353,25 @@ describe('notifications unread', () => {
     ).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('personal data', () => {
+  it('erasing a customer deletes their reminders (and clears a feedback link) in the same transaction', async () => {
+    const erased = await created(ADMIN, '/api/customers', {
+      first_name: 'Vergessen',
+      last_name: `Werden${unique}`,
+    });
+    const first = await reminder(ADMIN, { client_id: erased.id });
+    await reminder(ADMIN, { client_id: erased.id, status: 'open', subject: `Zweite ${unique}` });
+    const exported = await call(ADMIN, 'GET', `/api/customers/${erased.id}/personal-data`);
+    expect(exported.statusCode, exported.body).toBe(200);
+    const answer = await call(ADMIN, 'POST', `/api/customers/${erased.id}/erase`);
+    expect(answer.statusCode, answer.body).toBe(200);
+    const left = await t.database.db
+      .selectFrom('reminders')
+      .select('id')
+      .where('client_id', '=', Number(erased.id))
+      .execute();
+    expect(left).toEqual([]);
+    expect((await call(ADMIN, 'GET', `/api/reminders/${first.id}`)).statusCode).toBe(404);
+  });
+});
