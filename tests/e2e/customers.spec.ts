@@ -45,13 +45,11 @@ test('a person and a company, a household member and a document', async ({ page 
   await expect(page.getByTestId('customer-name')).toHaveText(`Lena ${lastName}`);
   const personUrl = page.url().split('?')[0];
 
-  // Tabs are chosen by ?tab=; those of later features say so.
+  // Tabs are chosen by ?tab=.
   await page.goto(`${personUrl}?tab=contracts`);
   await expect(page.getByTestId('customer-contracts')).toBeVisible();
   await page.goto(`${personUrl}?tab=appointments`);
   await expect(page.getByTestId('customer-appointments')).toBeVisible();
-  await page.goto(`${personUrl}?tab=offers`);
-  await expect(page.getByTestId('tab-empty-offers')).toBeVisible();
 
   // A household member
   await page.getByTestId('tab-household').click();
