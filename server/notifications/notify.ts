@@ -8,6 +8,7 @@
  */
 import { routeSetOf } from '../auth/permissions.ts';
 import { loadPreferences } from '../account/preferences.ts';
+import { publicUrl } from '../account/tokens.ts';
 import type { DB } from '../db/index.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { type MailKind, renderMail } from '../mail/templates.ts';
@@ -60,8 +61,7 @@ export async function notifyUser(db: DB, notice: Notice): Promise<number | undef
     .executeTakeFirstOrThrow();
   const preferences = await loadPreferences(db, user.id);
   if (preferences.notificationEmails && user.email) {
-    const publicUrl = (process.env.PUBLIC_URL ?? '').replace(/\/+$/, '');
-    const linkLine = link && publicUrl ? `\n\n${publicUrl}${link}` : '';
+    const linkLine = link ? `\n\n${publicUrl(link)}` : '';
     await sendMail(db, {
       kind: notice.kind,
       to: user.email,
