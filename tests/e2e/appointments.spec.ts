@@ -335,3 +335,36 @@ test('dragging an appointment in the calendar moves it; a stale one goes back', 
   expect(String(unchanged.start_time).slice(0, 5)).toBe('13:00');
   expect(unchanged.comment).toBe('Geändert');
 });
+
+test('a consultant sees their own appointments first, in their language', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const { user: consultant } = await tokenOf(request, CONSULTANT);
+  const name = `${String(consultant.first_name)} ${String(consultant.last_name)}`;
+  await login(page, CONSULTANT);
+  await page.getByRole('button', { name: 'Deutsch', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Français', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Français', exact: true })).toBeVisible();
+
+  // The calendar (the default preference) shows the consultant's own appointments.
+  await page.goto('/consultant/appointments');
+  await expect(page.getByTestId('appointments-calendar')).toBeVisible();
+  await expect(page.getByTestId('calendar-consultant')).toHaveValue(name);
+  await expect(page.getByTestId('calendar-today')).toHaveText("Aujourd'hui");
+  await page.getByTestId('calendar-view-dayGridMonth').click();
+  // Monday first, in French.
+  await expect(page.locator('.fc-col-header-cell').first()).toHaveText(/^lun/);
+  await expect(page.locator('.fc-event').first()).toBeVisible();
+  await shot(page, 'consultant-calendar-month-fr');
+  await page.getByTestId('calendar-view-timeGridWeek').click();
+  await shot(page, 'consultant-calendar-week-fr');
+
+  // The list, its statuses in French.
+  await page.getByTestId('appointments-view-list').click();
+  await expect(page.locator('tbody tr').first()).toBeVisible();
+  await expect(page.locator('thead')).toContainText('Statut');
+  await expect(page.locator('tbody')).toContainText(/Par défaut|A eu lieu|Ouvert|Annulé/);
+  await shot(page, 'consultant-list-fr');
+});

@@ -474,7 +474,7 @@ export default function AppointmentCalendar({
           slotLabelFormat={{ hour: '2-digit', minute: '2-digit', hour12: false }}
           editable
           eventStartEditable
-          views={{ dayGridMonth: { eventDurationEditable: false } }}
+          views={{ dayGridMonth: { eventDurationEditable: false, displayEventEnd: false } }}
           events={events}
           datesSet={onDatesSet}
           eventClick={openRecord}

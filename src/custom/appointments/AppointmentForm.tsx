@@ -193,7 +193,7 @@ function AppointmentSections() {
   return (
     <>
       <Section title="app.appointments.sections.appointment" testId="appointment">
-        <Box sx={GRID}>
+        <Box sx={{ ...GRID, gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))' }}>
           {input('clientId')}
           {input('consultantId')}
           {input('appointmentType')}
@@ -215,7 +215,15 @@ function AppointmentSections() {
       </Section>
       <Section title="app.appointments.sections.address" testId="address">
         <Stack direction="row" useFlexGap sx={{ alignItems: 'flex-start', gap: 1 }}>
-          <Box sx={{ ...GRID, gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))' }}>
+          <Box
+            sx={{
+              ...GRID,
+              gridTemplateColumns: {
+                xs: '1fr 1fr',
+                md: 'minmax(180px, 3fr) minmax(80px, 1fr) minmax(90px, 1fr) minmax(160px, 3fr)',
+              },
+            }}
+          >
             {input('street')}
             {input('number')}
             {input('zip')}

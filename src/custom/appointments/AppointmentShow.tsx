@@ -265,6 +265,15 @@ function Page() {
       <Header />
       <Section title="app.appointments.sections.appointment" testId="appointment">
         <Box sx={GRID}>
+          <Value label={fieldLabelKey('appointments', 'date')} testId="appointment-date">
+            {times ? times.date.split('-').reverse().join('.') : null}
+          </Value>
+          <Value label={fieldLabelKey('appointments', 'startTime')} testId="appointment-start">
+            {times?.start}
+          </Value>
+          <Value label={fieldLabelKey('appointments', 'endTime')} testId="appointment-end">
+            {times?.end}
+          </Value>
           <Field name="clientId" />
           <Field name="consultantId" />
           <Value label={fieldLabelKey('appointments', 'appointmentType')}>
@@ -285,19 +294,7 @@ function Page() {
           </Value>
         </Box>
       </Section>
-      <Section title="app.appointments.sections.time" testId="time">
-        <Box sx={GRID}>
-          <Value label={fieldLabelKey('appointments', 'date')} testId="appointment-date">
-            {times ? times.date.split('-').reverse().join('.') : null}
-          </Value>
-          <Value label={fieldLabelKey('appointments', 'startTime')} testId="appointment-start">
-            {times?.start}
-          </Value>
-          <Value label={fieldLabelKey('appointments', 'endTime')} testId="appointment-end">
-            {times?.end}
-          </Value>
-        </Box>
-      </Section>
+      {record.feedbackId ? <FeedbackSection id={record.feedbackId} /> : null}
       <Section title="app.appointments.sections.address" testId="address">
         <Box sx={GRID}>
           <Value label="app.appointments.address" testId="appointment-address">
@@ -335,7 +332,6 @@ function Page() {
           </Box>
         </Section>
       ) : null}
-      {record.feedbackId ? <FeedbackSection id={record.feedbackId} /> : null}
     </Box>
   );
 }
