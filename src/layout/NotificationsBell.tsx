@@ -28,6 +28,7 @@ import { getStoredUser } from '../auth/session.ts';
 import { formatDateTime } from '../i18n/format.ts';
 import type { ApiRecord } from '../resources/records.ts';
 import { useArea } from '../shell/area.ts';
+import { BACKGROUND_QUERY } from '../shell/Chrome.tsx';
 import { useNotificationRead } from './useNotificationRead.ts';
 
 type NotificationRecord = ApiRecord<'notifications'>;
@@ -102,7 +103,13 @@ export function NotificationsBell() {
   const { total, meta } = useGetList(
     'notifications',
     { filter: unreadFilter(user?.id), pagination: { page: 1, perPage: 1 } },
-    { enabled: Boolean(user), refetchInterval: POLL_MS, refetchOnWindowFocus: true },
+    {
+      enabled: Boolean(user),
+      refetchInterval: POLL_MS,
+      refetchOnWindowFocus: true,
+      // Asked every minute: no progress bar for that.
+      meta: BACKGROUND_QUERY,
+    },
   );
   const count = total ?? (typeof meta?.total === 'number' ? (meta.total as number) : 0);
   const label = translate('app.notifications.bell', { count, smart_count: count });

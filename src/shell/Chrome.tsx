@@ -60,9 +60,19 @@ export function ProgressBar({ fetching = 0 }: { fetching?: number }) {
   return <NavigationBar key={`${location.pathname}${location.search}`} />;
 }
 
-/** Inside react-admin (it owns the query client): the bar also runs while data loads. */
+/** A query asked again in the background (the bell's unread count): no progress bar for it. */
+export const BACKGROUND_QUERY = { background: true } as const;
+
+/**
+ * Inside react-admin (it owns the query client): the bar also runs while data loads, except for
+ * queries marked `meta: BACKGROUND_QUERY`.
+ */
 export function DataProgressBar() {
-  return <ProgressBar fetching={useIsFetching()} />;
+  return (
+    <ProgressBar
+      fetching={useIsFetching({ predicate: (query) => query.meta?.background !== true })}
+    />
+  );
 }
 
 /** Ctrl+Shift+G opens the app-elements guide in a new tab, from anywhere. */
