@@ -196,6 +196,12 @@ function CalendarFrame({ children }: { children: ReactNode }) {
         '& .fc .fc-event.fc-event-draggable': { cursor: 'grab' },
         '& .fc .fc-event-main': { px: 0.5 },
         '& .fc .fc-event-time': { fontWeight: 600 },
+        // One line per text in short events, cut with an ellipsis rather than in half.
+        '& .fc .fc-timegrid-event .fc-event-title, & .fc .fc-daygrid-event .fc-event-title': {
+          whiteSpace: 'nowrap',
+          overflow: 'hidden',
+          textOverflow: 'ellipsis',
+        },
         '& .fc .fc-daygrid-event': { whiteSpace: 'nowrap', mx: 0.25 },
         '& .fc .fc-daygrid-more-link': { color: palette.primary.main, fontWeight: 500 },
         '& .fc .fc-popover': { boxShadow: theme.shadows[4], borderRadius: 1 },

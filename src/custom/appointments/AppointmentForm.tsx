@@ -193,7 +193,17 @@ function AppointmentSections() {
   return (
     <>
       <Section title="app.appointments.sections.appointment" testId="appointment">
-        <Box sx={{ ...GRID, gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))' }}>
+        <Box
+          sx={{
+            ...GRID,
+            // The customer wider: its name is what the row is about.
+            gridTemplateColumns: {
+              xs: '1fr',
+              sm: '1fr 1fr',
+              md: 'minmax(0, 2fr) minmax(0, 1.4fr) minmax(0, 1.1fr) minmax(0, 1fr) minmax(0, 1.3fr)',
+            },
+          }}
+        >
           {input('clientId')}
           {input('consultantId')}
           {input('appointmentType')}
