@@ -35,7 +35,7 @@ import { APPOINTMENTS_VIEWS, withDefaults } from '../../schema/preferences.ts';
 import { resourceHref, resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { ToggleFilter } from '../../components/ToggleFilter.tsx';
-import { StatusChip } from './components.tsx';
+import { ClientField, StatusChip } from './components.tsx';
 import { type Appointment, appointmentModel, fieldOf, swissTimesOf } from './model.ts';
 
 const AppointmentCalendar = lazy(() => import('./AppointmentCalendar.tsx'));
@@ -254,7 +254,11 @@ function AppointmentListView({ viewSwitch }: { viewSwitch: ReactElement }) {
           sortBy="dateStart"
           label={fieldLabelKey('appointments', 'dateStart')}
         />
-        {fieldFor(model, fieldOf('clientId'), { inList: true })}
+        <ClientField
+          source="clientId"
+          sortBy="clientId"
+          label={fieldLabelKey('appointments', 'clientId')}
+        />
         {fieldFor(model, fieldOf('consultantId'), { inList: true })}
         {fieldFor(model, fieldOf('appointmentType'), { inList: true })}
         <StatusField source="status" label={fieldLabelKey('appointments', 'status')} />

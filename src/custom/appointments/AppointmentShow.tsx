@@ -29,7 +29,7 @@ import { appointmentStatusKey } from '../../schema/appointments.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { resourceHref } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
-import { MapLink, StatusChip } from './components.tsx';
+import { ClientField, MapLink, StatusChip } from './components.tsx';
 import { FeedbackButton } from './FeedbackDialog.tsx';
 import {
   addressText,
@@ -274,7 +274,9 @@ function Page() {
           <Value label={fieldLabelKey('appointments', 'endTime')} testId="appointment-end">
             {times?.end}
           </Value>
-          <Field name="clientId" />
+          <Labeled label={fieldLabelKey('appointments', 'clientId')}>
+            <ClientField source="clientId" label={fieldLabelKey('appointments', 'clientId')} />
+          </Labeled>
           <Field name="consultantId" />
           <Value label={fieldLabelKey('appointments', 'appointmentType')}>
             {record.appointmentType

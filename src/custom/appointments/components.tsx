@@ -4,11 +4,27 @@
  */
 import MapIcon from '@mui/icons-material/Map';
 import { Alert, Chip, IconButton, Tooltip } from '@mui/material';
-import { useEffect, useState } from 'react';
-import { useLocale, useTranslate } from 'react-admin';
+import {
+  cloneElement,
+  isValidElement,
+  type ReactElement,
+  type ReactNode,
+  useEffect,
+  useState,
+} from 'react';
+import { FunctionField, useLocale, useTranslate } from 'react-admin';
+import { fieldFor } from '../../resources/fields.tsx';
 import { api } from '../../dataProvider/apiClient.ts';
 import { appointmentStatusKey } from '../../schema/appointments.ts';
-import { type AddressParts, isoToSwiss, mapLink, statusColor } from './model.ts';
+import {
+  type AddressParts,
+  type Appointment,
+  appointmentModel,
+  fieldOf,
+  isoToSwiss,
+  mapLink,
+  statusColor,
+} from './model.ts';
 
 export function StatusChip({
   status,
@@ -135,5 +151,24 @@ export function OverlapWarning({ overlaps }: { overlaps: Overlap[] }) {
       {translate('app.appointments.overlaps', { count: overlaps.length })}{' '}
       {overlaps.map(text).join('; ')}
     </Alert>
+  );
+}
+
+/**
+ * The customer, linked in the area; its name copied on the appointment when the customer itself
+ * cannot be read (a consultant's own appointment at someone else's customer).
+ */
+export function ClientField(_props: { source: string; label: string; sortBy?: string }) {
+  const element = fieldFor(appointmentModel(), fieldOf('clientId'), { inList: true });
+  return (
+    <FunctionField<Appointment>
+      render={(record) =>
+        element && isValidElement(element)
+          ? cloneElement(element as ReactElement<{ empty?: ReactNode }>, {
+              empty: record.clientName ?? null,
+            })
+          : record.clientName
+      }
+    />
   );
 }
