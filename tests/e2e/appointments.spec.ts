@@ -7,7 +7,7 @@
  * message. With SHOTS=<folder>, screenshots at 1366×768.
  */
 import { type APIRequestContext, expect as baseExpect, type Page, test } from '@playwright/test';
-import { login, PASSWORD } from './helpers.ts';
+import { login, PASSWORD, restoreLanguage } from './helpers.ts';
 
 const ADMIN = 'admin@demo.gscrm.ch';
 const CONSULTANT = 'consultant@demo.gscrm.ch';
@@ -367,4 +367,10 @@ test('a consultant sees their own appointments first, in their language', async 
   await expect(page.locator('thead')).toContainText('Statut');
   await expect(page.locator('tbody')).toContainText(/Par défaut|A eu lieu|Ouvert|Annulé/);
   await shot(page, 'consultant-list-fr');
+});
+
+// The French test switches the consultant's language (saved on the server): set it back even when
+// it fails half-way, or later tests signing in as the consultant see French.
+test.afterEach(async ({ request }) => {
+  await restoreLanguage(request, CONSULTANT);
 });

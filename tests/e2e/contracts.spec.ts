@@ -6,7 +6,7 @@
  * the show page and the form at 1366×768 in German and French.
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { login, PASSWORD } from './helpers.ts';
+import { login, PASSWORD, restoreLanguage } from './helpers.ts';
 
 const ADMIN = 'admin@demo.gscrm.ch';
 const SHOTS = process.env.SHOTS;
@@ -15,6 +15,12 @@ const PDF = Buffer.from(
 );
 
 test.use({ viewport: { width: 1366, height: 768 } });
+
+// The screenshot test switches the admin's language (saved on the server): set it back even when
+// a test fails half-way, or the next tests signing in as admin see French.
+test.afterEach(async ({ request }) => {
+  await restoreLanguage(request, ADMIN);
+});
 
 async function tokenOf(request: APIRequestContext, email = ADMIN): Promise<string> {
   const answer = await request.post('/api/auth/login', {
@@ -107,6 +113,8 @@ test('closures (health with supplementary insurances, P&C with coverage lines) a
   page,
   request,
 }) => {
+  // A long flow through many screens: more than the default minute on a loaded CI machine.
+  test.slow();
   const stamp = Date.now().toString(36);
   const token = await tokenOf(request);
   const customer = await newCustomer(request, token, `Vertrag${stamp}`);
@@ -276,6 +284,8 @@ test('broker contracts list only the broker-mandate product; screenshots', async
   page,
   request,
 }) => {
+  // A long flow through many screens: more than the default minute on a loaded CI machine.
+  test.slow();
   const token = await tokenOf(request);
   const brokers = await api<Row[]>(
     request,

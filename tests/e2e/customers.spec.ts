@@ -21,6 +21,8 @@ async function saveCustomer(page: Page) {
 }
 
 test('a person and a company, a household member and a document', async ({ page }) => {
+  // A long flow through many screens: more than the default minute on a loaded CI machine.
+  test.slow();
   const stamp = Date.now().toString(36);
   const lastName = `Tester${stamp}`;
   await login(page, 'admin@demo.gscrm.ch');
