@@ -173,8 +173,10 @@ export async function reserveAttempt(
         email: account,
         ip,
         success: false,
-        // A delayed attempt is recorded at its slot, so the next one of the address queues behind.
-        ...(waitMs > 0 ? { at: sql<Date>`to_timestamp(${slot / 1000})` } : {}),
+        // Once delays apply, an attempt is recorded at its slot (also one that need not wait), so
+        // the next one of the address queues a whole delay behind it: the default `now()` is the
+        // transaction's start, before the locks were taken, and could be earlier than the slot.
+        ...(delay > 0 ? { at: sql<Date>`to_timestamp(${slot / 1000})` } : {}),
       })
       .returning('id')
       .executeTakeFirstOrThrow();

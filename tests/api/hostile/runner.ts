@@ -23,6 +23,7 @@ import {
   type Row,
   sampleBody,
   UNKNOWN_ID,
+  createdByClients,
 } from '../samples.ts';
 import { describeMutation, type HostileCase, knownNames, type PrincipalName } from './cases.ts';
 import {
@@ -126,6 +127,17 @@ export async function prepareContext(t: TestApp, seed: number): Promise<HostileC
   };
   const records = new Map<string, Row>();
   const makeTarget = async (model: ResourceModel, suffix: string): Promise<void> => {
+    // Records nobody creates through the CRUD routes (feedbacks: their own route) are targets
+    // made in the database, on the run's other targets.
+    if (!createdByClients(model)) {
+      const id = await databaseTarget(t, model, targets);
+      if (id !== undefined) {
+        targets.set(model.name, id);
+        const read = await asAdmin({ method: 'GET', url: `/api/${model.name}/${id}` });
+        records.set(model.name, (read.json() as { data: Row }).data);
+      }
+      return;
+    }
     const created = await createSample(asAdmin, model, { reference, suffix });
     let record = created;
     // Later targets refer to this one; their x-reference-filter may ask for active records.
@@ -223,6 +235,25 @@ export async function prepareContext(t: TestApp, seed: number): Promise<HostileC
     makeTarget,
     asAdmin,
   };
+}
+
+/**
+ * A target of a resource nobody creates through the CRUD routes, written in the database: a
+ * feedback on the run's appointment. Others: none (their operations get no target).
+ */
+async function databaseTarget(
+  t: TestApp,
+  model: ResourceModel,
+  targets: Map<string, number>,
+): Promise<number | undefined> {
+  const appointment = targets.get('appointments');
+  if (model.name !== 'feedbacks' || appointment === undefined) return undefined;
+  const row = await t.database.db
+    .insertInto('feedbacks')
+    .values({ appointment_id: appointment, has_taken_place: true, status: 2, note: 'Probe' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
 }
 
 /** Makes sure the target of an operation's `{id}` still exists (a loose DELETE may have taken it). */
