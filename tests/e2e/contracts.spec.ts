@@ -296,10 +296,12 @@ test('broker contracts list only the broker-mandate product; screenshots', async
   expect(brokers.length).toBeGreaterThan(0);
   await login(page, ADMIN);
   await page.goto('/admin/broker-contracts');
-  await expect(page.locator('tbody tr').first()).toBeVisible();
-  const products = await page.locator('tbody td.column-productId').allTextContents();
-  expect(products.length).toBeGreaterThan(0);
-  expect(new Set(products)).toEqual(new Set(['Maklermandat']));
+  // Every row shown is of the broker-mandate product (once the rows, not placeholders, are there).
+  await expect
+    .poll(async () => [
+      ...new Set(await page.locator('tbody td.column-productId').allTextContents()),
+    ])
+    .toEqual(['Maklermandat']);
   // The product filters are not offered there: the product is fixed.
   await expect(page.locator('input[name="productId"]')).toHaveCount(0);
 
@@ -337,6 +339,8 @@ test('broker contracts list only the broker-mandate product; screenshots', async
   await page.getByRole('button', { name: 'Filter hinzufügen' }).click();
   await page.getByRole('menu').getByText('Produktgruppe', { exact: true }).click();
   await select(page, 'productGroup', 'Leben');
+  // Added filters start from the applied ones (the known race above): wait for the group first.
+  await expect(page).toHaveURL(/productGroup%22%3A%22life/);
   await page.getByRole('button', { name: 'Filter hinzufügen' }).click();
   await page.getByRole('menu').getByText('Produkt', { exact: true }).click();
   await page.locator('input[name="productId"]').click();
