@@ -5,8 +5,9 @@
  * - validate: the rules of ./rules.ts on the locked stored record merged with the body;
  * - prepare: what the server sets, never the client (the schema marks them readOnly) —
  *   productGroup from the product, annualPremium / productionSum / totalCommission from
- *   ./figures.ts, protocolMissing (a health closure without a document of type advice_protocol on
- *   it; kept up to date by the documents' hooks too: server/customers/hooks.ts), no status on a
+ *   ./figures.ts, protocolMissing (a health closure without a signed document of type
+ *   advice_protocol on it, signedOn set; kept up to date by the documents' hooks too:
+ *   server/customers/hooks.ts), no status on a
  *   non-closure; on create the consultant defaults to the customer's and the client snapshot
  *   (nationality, occupation, permit type) to the insured person's (the household member, else the
  *   customer), field by field where the body leaves it empty;
@@ -50,19 +51,20 @@ export function figuresOf(record: ResourceRow, group: ProductGroup) {
   });
 }
 
-/** Whether a stored contract has an advice protocol among its documents. */
+/** Whether a stored contract has a signed advice protocol (signedOn set) among its documents. */
 export async function hasAdviceProtocol(db: DB, contractId: number): Promise<boolean> {
   const row = await db
     .selectFrom('documents')
     .select('id')
     .where('contract_id', '=', contractId)
     .where('document_type', '=', ADVICE_PROTOCOL)
+    .where('signed_on', 'is not', null)
     .limit(1)
     .executeTakeFirst();
   return Boolean(row);
 }
 
-/** protocolMissing of a contract: a health closure without an advice protocol. */
+/** protocolMissing of a contract: a health closure without a signed advice protocol. */
 export const protocolMissing = (
   contractType: unknown,
   group: ProductGroup | null | undefined,
@@ -76,17 +78,12 @@ export const protocolMissing = (
 export async function refreshProtocolMissing(db: DB, contractIds: number[]): Promise<void> {
   const ids = [...new Set(contractIds)];
   if (ids.length === 0) return;
-  await sql`update contracts set protocol_missing = (
-      contract_type is distinct from 'non-closure' and product_group = 'health'
-      and not exists (select 1 from documents d
-        where d.contract_id = contracts.id and d.document_type = ${ADVICE_PROTOCOL}))
-    where id in (${sql.join(ids)})
-      and protocol_missing is distinct from (
-        contract_type is distinct from 'non-closure' and product_group = 'health'
-        and not exists (select 1 from documents d
-          where d.contract_id = contracts.id and d.document_type = ${ADVICE_PROTOCOL}))`.execute(
-    db,
-  );
+  const missing = sql`(contract_type is distinct from 'non-closure' and product_group = 'health'
+    and not exists (select 1 from documents d
+      where d.contract_id = contracts.id and d.document_type = ${ADVICE_PROTOCOL}
+        and d.signed_on is not null))`;
+  await sql`update contracts set protocol_missing = ${missing}
+    where id in (${sql.join(ids)}) and protocol_missing is distinct from ${missing}`.execute(db);
 }
 
 const empty = (value: unknown) => value === undefined || value === null || value === '';

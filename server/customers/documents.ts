@@ -1,7 +1,7 @@
 /**
  * A customer's files: documents and the picture.
  *   POST   /api/customers/:id/documents   multipart: file, document_name?, document_type?, document_related_to?,
- *                                          contract_id? (a contract of the customer: issue 14)
+ *                                          contract_id? (a contract of the customer: issue 14), signed_on? (the signing day)
  *   GET    /api/documents/:id/download    the file, as an attachment
  *   POST   /api/customers/:id/avatar      multipart: file (image)
  *   GET    /api/customers/:id/avatar      the image
@@ -55,7 +55,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       config: { access: 'authenticated', external: true },
       schema: {
         tags: ['documents'],
-        summary: `Upload a document of the customer (multipart: file, document_name, document_type, document_related_to, contract_id). At most ${DOCUMENT_MAX_BYTES / 1024 / 1024} MB; PDF, images and office files, checked by content.`,
+        summary: `Upload a document of the customer (multipart: file, document_name, document_type, document_related_to, contract_id, signed_on). At most ${DOCUMENT_MAX_BYTES / 1024 / 1024} MB; PDF, images and office files, checked by content.`,
         params: idParams,
         response: { 201: recordAnswer(app, 'documents') },
       },
@@ -78,6 +78,9 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
         };
         if (fields.document_type) body.document_type = fields.document_type;
         if (fields.document_related_to) body.document_related_to = fields.document_related_to;
+        // The signing day (a date; the schema refuses other text): an advice protocol counts
+        // for its contract only when signed.
+        if (fields.signed_on?.trim()) body.signed_on = fields.signed_on.trim();
         if (fields.contract_id !== undefined && fields.contract_id.trim() !== '') {
           // A part's value is text: whole decimal digits, else the schema's own refusal.
           const text = fields.contract_id.trim();
@@ -100,8 +103,8 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
                   }),
                 ],
               });
-            assertNoErrors(await documentContractErrors(trx, body));
           }
+          assertNoErrors(await documentContractErrors(trx, body));
           const inserted = await trx
             .insertInto('documents')
             .values({

@@ -4,7 +4,8 @@
  * P&C (car, liability, household contents with coverage lines, legal, building), finance (mortgages
  * with amount and interest rate), broker mandates (product 28), non-closures with their reasons,
  * previous insurances, ended contracts as history, documents on contracts (records without a file:
- * paper originals) and a signed advice protocol on most health closures, so `protocolMissing` is
+ * paper originals) and a signed advice protocol (signedOn: the contract's signing day) on most
+ * health closures, so `protocolMissing` is
  * both true and false. Some household members are insured, and some households have gaps (the
  * first customer's household lacks household contents and cover for its last member).
  *
@@ -149,7 +150,13 @@ export async function seedDemoContracts(db: DB): Promise<void> {
         values.product_group === 'health' &&
         !docs.some((doc) => doc.document_type === 'advice_protocol'),
     });
-    documents.push(docs);
+    // Protocols are signed on the day the contract was.
+    const signedOn = String(values.signing_date ?? BOOK_DAY);
+    documents.push(
+      docs.map((doc) =>
+        doc.document_type === 'advice_protocol' ? { ...doc, signed_on: signedOn } : doc,
+      ),
+    );
   };
 
   customers.forEach((customer, index) => {

@@ -540,6 +540,7 @@ export interface DocumentsTable {
   version: Generated<number>;
   search_document: GeneratedAlways<string | null>;
   contract_id: number | null;
+  signed_on: string | null;
 }
 
 /** Resource `external-users` (`schemas/external-users.schema.json`). */

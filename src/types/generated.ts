@@ -1208,6 +1208,10 @@ export interface Document {
     | 'other';
   documentRelatedTo?: 'customer' | 'contract' | 'appointment';
   /**
+   * The day the document was signed (an advice protocol counts for its contract's protocolMissing only when signed; not in the future). Paper originals and uploaded scans alike.
+   */
+  signedOn?: string;
+  /**
    * Storage key of the file (server-chosen); null when the record has no file.
    */
   documentFile?: string;
@@ -1277,7 +1281,7 @@ export interface Feedback {
   note?: string;
   comment?: string;
   /**
-   * A photo (of a signed form, a whiteboard): a storage key, set by its upload route.
+   * A photo (of a signed form, a whiteboard): a storage key, set by POST /api/feedbacks/{id}/image (JPEG, PNG, WebP or HEIC), served by GET, removed by DELETE.
    */
   image?: string;
   /**

@@ -400,6 +400,95 @@ describe('visibility and permissions', () => {
     expect((await call(BACKOFFICE, 'DELETE', url)).statusCode).toBe(200);
     expect((await call(ADMIN, 'GET', url)).statusCode).toBe(404);
   });
+
+  it('a contract with a document is not deleted: 409 naming the documents, nothing removed', async () => {
+    const contract = await created(CONSULTANT, '/api/contracts', health(mine));
+    const url = `/api/contracts/${contract.id}`;
+    const document = await created(CONSULTANT, '/api/documents', {
+      customer_id: mine.id,
+      contract_id: contract.id,
+      document_name: 'Police',
+      document_type: 'policy',
+      document_related_to: 'contract',
+    });
+    for (const as of [ADMIN, BACKOFFICE]) {
+      const response = await call(as, 'DELETE', url);
+      expect(response.statusCode, response.body).toBe(409);
+      // The web app says it in words from the key and the table named (ContractActions.tsx).
+      expect(response.json()).toMatchObject({
+        key: 'app.errors.stillUsed',
+        args: { users: ' (documents)' },
+      });
+    }
+    expect((await call(ADMIN, 'GET', url)).statusCode).toBe(200);
+    expect(data(await call(ADMIN, 'GET', `/api/documents/${document.id}`))).toMatchObject({
+      contract_id: contract.id,
+    });
+    // Without its document it goes.
+    expect((await call(CONSULTANT, 'DELETE', `/api/documents/${document.id}`)).statusCode).toBe(
+      200,
+    );
+    expect((await call(ADMIN, 'DELETE', url)).statusCode).toBe(200);
+    expect((await call(ADMIN, 'GET', url)).statusCode).toBe(404);
+  });
+
+  it('a consultant is refused the delete of its own customer’s contract (403), which stays', async () => {
+    const contract = await created(CONSULTANT, '/api/contracts', health(mine));
+    const url = `/api/contracts/${contract.id}`;
+    const response = await call(CONSULTANT, 'DELETE', url);
+    expect(response.statusCode, response.body).toBe(403);
+    expect(data(await call(CONSULTANT, 'GET', url))).toMatchObject({ id: contract.id });
+  });
+
+  it('a consultant cancels its customer’s contract instead: status and end date in one versioned PUT', async () => {
+    const contract = await created(CONSULTANT, '/api/contracts', health(mine));
+    const url = `/api/contracts/${contract.id}`;
+    // What the web app's "cancel contract" dialog sends (ContractActions.tsx cancellationOf).
+    const cancellation = (extra: Row) => ({
+      customer_id: contract.customer_id,
+      contract_type: contract.contract_type,
+      product_id: contract.product_id,
+      status: 'terminated',
+      ...extra,
+    });
+    // The server's rules as for any write: not before the start.
+    expect(
+      refused(
+        await call(
+          CONSULTANT,
+          'PUT',
+          url,
+          cancellation({ end_date: '2024-12-31', version: contract.version }),
+        ),
+      ),
+    ).toEqual({ end_date: ['app.errors.notBeforeStart'] });
+    const done = await call(
+      CONSULTANT,
+      'PUT',
+      url,
+      cancellation({ end_date: '2026-12-31', version: contract.version }),
+    );
+    expect(done.statusCode, done.body).toBe(200);
+    expect(data(done)).toMatchObject({
+      status: 'terminated',
+      end_date: '2026-12-31',
+      version: Number(contract.version) + 1,
+      // Everything else kept.
+      insurance: contract.insurance,
+      supplementary_insurances: contract.supplementary_insurances,
+      annual_premium: contract.annual_premium,
+      commissions: contract.commissions,
+    });
+    // Based on the old version: 409 with the contract as it is now.
+    const stale = await call(
+      CONSULTANT,
+      'PUT',
+      url,
+      cancellation({ status: 'cancelled', end_date: '2026-06-30', version: contract.version }),
+    );
+    expect(stale.statusCode).toBe(409);
+    expect((stale.json() as { current: Row }).current).toMatchObject({ status: 'terminated' });
+  });
 });
 
 describe('list parameters', () => {
@@ -576,12 +665,23 @@ describe('protocolMissing via documents', () => {
       document_type: 'advice_protocol',
       document_related_to: 'contract',
     });
+    // Not signed yet: the protocol does not count.
+    expect(await missing()).toBe(true);
+    const documentUrl = `/api/documents/${document.id}`;
+    // A signing day in the future is refused, naming the field; nothing changes.
+    const future = refused(
+      await call(CONSULTANT, 'PATCH', documentUrl, { signed_on: '2999-01-01' }),
+    );
+    expect(future).toEqual({ signed_on: ['app.errors.notInFuture'] });
+    expect(await missing()).toBe(true);
+    expect(
+      (await call(CONSULTANT, 'PATCH', documentUrl, { signed_on: '2025-03-01' })).statusCode,
+    ).toBe(200);
     expect(await missing()).toBe(false);
     const listed = data<Row[]>(
       await call(CONSULTANT, 'GET', `/api/contracts?protocol_missing=false&id=${contract.id}`),
     );
     expect(listed.map((row) => row.id)).toEqual([contract.id]);
-    const documentUrl = `/api/documents/${document.id}`;
     expect(
       (await call(CONSULTANT, 'PATCH', documentUrl, { document_type: 'policy' })).statusCode,
     ).toBe(200);
@@ -608,11 +708,28 @@ describe('protocolMissing via documents', () => {
     expect(data(await call(CONSULTANT, 'PATCH', url, { note: 'x' })).protocol_missing).toBe(true);
   });
 
-  it('an uploaded advice protocol with contract_id counts', async () => {
+  it('an uploaded advice protocol with contract_id counts once signed', async () => {
     const contract = await created(CONSULTANT, '/api/contracts', health(mine));
+    const unsigned = multipart([
+      ['document_type', 'advice_protocol'],
+      ['contract_id', String(contract.id)],
+      { name: 'file', filename: 'entwurf.pdf', contentType: 'application/pdf', content: PDF_BYTES },
+    ]);
+    const draft = await t.request({
+      method: 'POST',
+      url: `/api/customers/${mine.id}/documents`,
+      payload: unsigned.payload,
+      headers: unsigned.headers,
+      as: CONSULTANT,
+    });
+    expect(draft.statusCode, draft.body).toBe(201);
+    expect(
+      data(await call(CONSULTANT, 'GET', `/api/contracts/${contract.id}`)).protocol_missing,
+    ).toBe(true);
     const form = multipart([
       ['document_type', 'advice_protocol'],
       ['contract_id', String(contract.id)],
+      ['signed_on', '2025-02-03'],
       {
         name: 'file',
         filename: 'protokoll.pdf',
@@ -628,7 +745,7 @@ describe('protocolMissing via documents', () => {
       as: CONSULTANT,
     });
     expect(upload.statusCode, upload.body).toBe(201);
-    expect(data(upload).contract_id).toBe(contract.id);
+    expect(data(upload)).toMatchObject({ contract_id: contract.id, signed_on: '2025-02-03' });
     expect(
       data(await call(CONSULTANT, 'GET', `/api/contracts/${contract.id}`)).protocol_missing,
     ).toBe(false);

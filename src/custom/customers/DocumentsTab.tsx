@@ -30,11 +30,19 @@ import {
   useRecordContext,
   useTranslate,
 } from 'react-admin';
-import { formatDateTime, formatFileSize, formatNumber } from '../../i18n/format.ts';
+import {
+  formatDate,
+  formatDateTime,
+  formatFileSize,
+  formatNumber,
+  SERVER_DATE_FORMAT,
+} from '../../i18n/format.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
 import { DocumentDownloadButton } from '../../components/DocumentDownloadButton.tsx';
+import { DateFilterField } from '../../components/DateFilterField.tsx';
+import dayjs from 'dayjs';
 import { documentModel } from './model.ts';
 
 type DocumentRecord = ApiRecord<'documents'>;
@@ -51,6 +59,8 @@ function UploadForm({ customerId, onDone }: { customerId: number; onDone: () => 
   const [name, setName] = useState('');
   const [type, setType] = useState('other');
   const [relatedTo, setRelatedTo] = useState('customer');
+  // An advice protocol counts for its contract only when signed: its signing day, today by default.
+  const [signedOn, setSignedOn] = useState(() => dayjs().format(SERVER_DATE_FORMAT));
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -60,6 +70,7 @@ function UploadForm({ customerId, onDone }: { customerId: number; onDone: () => 
     if (name.trim()) form.append('document_name', name.trim());
     form.append('document_type', type);
     form.append('document_related_to', relatedTo);
+    if (type === 'advice_protocol' && signedOn) form.append('signed_on', signedOn);
     form.append('file', file);
     setError(null);
     setProgress(0);
@@ -132,6 +143,15 @@ function UploadForm({ customerId, onDone }: { customerId: number; onDone: () => 
             </MenuItem>
           ))}
         </TextField>
+        {type === 'advice_protocol' ? (
+          <DateFilterField
+            label={translate(fieldLabelKey('documents', 'signedOn'))}
+            value={signedOn}
+            onChange={setSignedOn}
+            testId="document-signed-on"
+            sx={{ flex: '0 1 170px', minWidth: 160 }}
+          />
+        ) : null}
         <TextField
           select
           size="small"
@@ -214,6 +234,13 @@ export function DocumentsTab() {
                     {document.documentType
                       ? translate(enumKey('documentType', document.documentType))
                       : ''}
+                    {document.signedOn ? (
+                      <Typography variant="body2" color="text.secondary" data-testid="signed-on">
+                        {translate('app.customers.documents.signedOn', {
+                          date: formatDate(document.signedOn, language),
+                        })}
+                      </Typography>
+                    ) : null}
                   </TableCell>
                   <TableCell>
                     {document.documentRelatedTo
