@@ -3,7 +3,8 @@
  * notify their user once (and mail only when the user's preference says so), appointments a day
  * without feedback notify their consultant once, renewal and termination reminders are created
  * once per contract and deadline however often the pass runs, and through the job queue two
- * working queues on one database notify each due reminder exactly once.
+ * working queues on one database notify each due reminder and each missing feedback exactly once
+ * (over several claim batches); a pass that fails half-way rolls its claims back with its notices.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -355,35 +356,74 @@ describe('through the job queue', () => {
     for (const queue of queues) await queue.stop(5000);
   });
 
-  it('two working queues on one database notify each due reminder exactly once', async () => {
+  it('two working queues on one database notify each due reminder and each missing feedback exactly once', async () => {
     const tag = `Zwei-${unique}`;
-    const ids: number[] = [];
-    for (let n = 0; n < 30; n++)
-      ids.push(await insertReminder({ subject: `${tag} ${n}`, due_date: '2026-01-05' }));
+    // More rows than one claim takes (PASS_BATCH 200): each pass runs several transactions, and
+    // the two queues' passes overlap.
+    const reminders = await t.database.db
+      .insertInto('reminders')
+      .values(
+        Array.from({ length: 450 }, (_, n) => ({
+          status: 'open',
+          user_id: users[CONSULTANT],
+          subject: `${tag} ${n}`,
+          due_date: '2026-01-05',
+        })) as never,
+      )
+      .returning('id')
+      .execute();
+    const ids = reminders.map((row) => Number(row.id));
+    const ended = new Date(Date.now() - 3 * 86_400_000);
+    const appointments = await t.database.db
+      .insertInto('appointments')
+      .values(
+        Array.from({ length: 250 }, (_, n) => ({
+          client_id: Number(mine.id),
+          consultant_id: users[CONSULTANT],
+          status: 1,
+          date_start: new Date(ended.getTime() - 3_600_000 - n * 60_000),
+          date_end: new Date(ended.getTime() - n * 60_000),
+          comment: `${tag} Termin ${n}`,
+        })) as never,
+      )
+      .returning('id')
+      .execute();
+    const appointmentIds = appointments.map((row) => Number(row.id));
     const runs: Record<string, number> = { a: 0, b: 0 };
     queues = ['a', 'b'].map((label) => {
       const queue = new JobQueue(t.database, { work: true, pollingIntervalSeconds: 0.5 });
+      // Counted once a pass has finished (its transactions committed), not when it starts.
       queue.define('reminders.due', PASS_POLICY, async () => {
-        runs[label]++;
         await runDuePass(t.database.db);
+        runs[label]++;
+      });
+      queue.define('appointments.feedback-missing', PASS_POLICY, async () => {
+        await runFeedbackPass(t.database.db);
+        runs[label]++;
       });
       return queue;
     });
     for (const queue of queues) await queue.start();
     for (const queue of queues) await queue.ready();
-    await Promise.all([
-      ...[1, 2, 3].map(() => queues[0].send('reminders.due', {})),
-      ...[1, 2, 3].map(() => queues[1].send('reminders.due', {})),
-    ]);
-    const end = Date.now() + 30_000;
-    while (runs.a + runs.b < 6 && Date.now() < end)
+    await Promise.all(
+      queues.flatMap((queue) =>
+        [1, 2, 3].flatMap(() => [
+          queue.send('reminders.due', {}),
+          queue.send('appointments.feedback-missing', {}),
+        ]),
+      ),
+    );
+    const end = Date.now() + 60_000;
+    while (runs.a + runs.b < 12 && Date.now() < end)
       await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(runs.a + runs.b).toBe(6);
+    expect(runs.a + runs.b).toBe(12);
+    for (const queue of queues) await queue.stop(5000);
+    queues = [];
     const perReminder = await sql<{ title: string; n: number }>`
       select title, count(*)::int as n from notifications where title like ${`%${tag} %`}
       group by title`.execute(t.database.db);
-    expect(perReminder.rows).toHaveLength(30);
-    expect(perReminder.rows.every((row) => row.n === 1)).toBe(true);
+    expect(perReminder.rows).toHaveLength(450);
+    expect(perReminder.rows.filter((row) => row.n !== 1)).toEqual([]);
     const left = await t.database.db
       .selectFrom('reminders')
       .select('id')
@@ -391,5 +431,57 @@ describe('through the job queue', () => {
       .where('notified_at', 'is', null)
       .execute();
     expect(left).toEqual([]);
+    // Each appointment without feedback: one notice to its consultant, linking to it.
+    const perAppointment = await sql<{ link: string; n: number }>`
+      select link, count(*)::int as n from notifications
+      where user_id = ${users[CONSULTANT]} and link like '%appointments/%/show'
+      group by link`.execute(t.database.db);
+    const counts = new Map(perAppointment.rows.map((row) => [row.link, row.n]));
+    const missing = appointmentIds.filter(
+      (id) => ![...counts.keys()].some((link) => link.endsWith(`appointments/${id}/show`)),
+    );
+    expect(missing).toEqual([]);
+    for (const id of appointmentIds) {
+      const link = [...counts.keys()].find((key) => key.endsWith(`appointments/${id}/show`));
+      expect(counts.get(String(link)), `appointment ${id}`).toBe(1);
+    }
+  });
+
+  it('a pass that fails half-way loses nothing: its claims roll back with its notices, the next run takes them', async () => {
+    const tag = `Absturz-${unique}`;
+    const ids: number[] = [];
+    for (let n = 0; n < 5; n++)
+      ids.push(await insertReminder({ subject: `${tag} ${n}`, due_date: '2026-01-06' }));
+    // A failure while the third notice is written (after the claim and two notices).
+    const run = (statement: string) => sql.raw(statement).execute(t.database.db);
+    await run(`create or replace function gscrm_test_fail_notice() returns trigger
+      language plpgsql as $$
+      begin
+        if new.title like '%${tag} 2%' then raise exception 'injected failure'; end if;
+        return new;
+      end $$`);
+    await run(`create trigger gscrm_test_fail_notice before insert on notifications
+      for each row execute function gscrm_test_fail_notice()`);
+    try {
+      await expect(runDuePass(t.database.db)).rejects.toThrow(/injected failure/);
+    } finally {
+      await run('drop trigger if exists gscrm_test_fail_notice on notifications');
+      await run('drop function if exists gscrm_test_fail_notice()');
+    }
+    const notified = await t.database.db
+      .selectFrom('reminders')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('notified_at', 'is not', null)
+      .execute();
+    expect(notified).toEqual([]);
+    expect(await notificationsWith(tag)).toEqual([]);
+    // The next run (another server, a retry) notifies each of them once.
+    await runDuePass(t.database.db);
+    const notices = await notificationsWith(tag);
+    expect(notices.map((row) => row.title).sort()).toEqual(
+      [0, 1, 2, 3, 4].map((n) => expect.stringContaining(`${tag} ${n}`)),
+    );
+    expect(new Set(notices.map((row) => row.title)).size).toBe(5);
   });
 });
