@@ -14,23 +14,15 @@ import {
   FEEDBACK_STATUSES,
 } from '../../src/schema/appointments.ts';
 import { addError, type ErrorIssue, type FieldErrors, issue } from '../http/errors.ts';
-import { appMessages, RELEASE_LANGUAGES, type ReleaseLanguage } from '../i18n/source.ts';
+import { releaseLabel } from '../i18n/source.ts';
 
 type Row = Record<string, unknown>;
 
-const labels = new Map<ReleaseLanguage, Map<string, string>>();
-
 /** The status's label in a language (the release's texts; German by default). */
 export function statusLabel(status: unknown, language?: string | null): string {
-  const lang = (RELEASE_LANGUAGES as readonly string[]).includes(language ?? '')
-    ? (language as ReleaseLanguage)
-    : 'de';
-  let texts = labels.get(lang);
-  if (!texts) {
-    texts = appMessages(lang);
-    labels.set(lang, texts);
-  }
-  return texts.get(appointmentStatusKey(Number(status))) ?? String(status);
+  const key = appointmentStatusKey(Number(status));
+  const label = releaseLabel(key, language);
+  return label === key ? String(status) : label;
 }
 
 export const isFeedbackStatus = (status: unknown): boolean =>

@@ -97,3 +97,22 @@ export function releaseTexts(dir = LOCALES_DIR): Map<ReleaseLanguage, Map<string
   }
   return texts;
 }
+
+const labelCache = new Map<ReleaseLanguage, Map<string, string>>();
+
+/**
+ * The release's text of a key in a language (German when the language is not one of the four),
+ * for values a server message names by their label (a status in `statusTransition {from, to}`):
+ * the key itself when it has no text.
+ */
+export function releaseLabel(key: string, language?: string | null): string {
+  const lang = (RELEASE_LANGUAGES as readonly string[]).includes(language ?? '')
+    ? (language as ReleaseLanguage)
+    : 'de';
+  let texts = labelCache.get(lang);
+  if (!texts) {
+    texts = appMessages(lang);
+    labelCache.set(lang, texts);
+  }
+  return texts.get(key) ?? key;
+}

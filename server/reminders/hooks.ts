@@ -3,7 +3,8 @@
  * `x-owner` and `clientId` `x-owner-via`, so a consultant sees the reminders set for them and
  * those of their own customers, creates reminders only for themselves (the owner is forced) and
  * only on customers they see (422 "unknown customers" otherwise). These hooks add:
- * - validate: the status moves along REMINDER_TRANSITIONS (422 `statusTransition {from,to}` on
+ * - validate: the status moves along REMINDER_TRANSITIONS (422 `statusTransition {from,to}`, the
+ *   statuses' labels in the writer's language, on
  *   `status`); reopening (resolved | cancelled → open) is for the one who set it — for a reminder
  *   the system set (no assigner), its user — or the back office (admin-area roles), else 422
  *   `reopenByAssigner` on `status`; a status is never empty; a contract named beside a customer is
@@ -17,6 +18,7 @@ import type { ResourceHooks, WriteContext } from '../crud/hooks.ts';
 import { swissToday } from '../contracts/coverage.ts';
 import type { ResourceRow } from '../db/resource.ts';
 import { merged } from '../customers/rules.ts';
+import { releaseLabel } from '../i18n/source.ts';
 import { addError, type FieldErrors, issue } from '../http/errors.ts';
 import { visibilityModeOf } from '../access/visibility.ts';
 import { canMoveReminder } from '../../src/schema/appointments.ts';
@@ -46,7 +48,14 @@ async function reminderErrors(
     const from = String(existing.status ?? 'open');
     const to = body.status;
     if (!canMoveReminder(from, to))
-      addError(errors, 'status', issue('statusTransition', { from, to }));
+      addError(
+        errors,
+        'status',
+        issue('statusTransition', {
+          from: releaseLabel(`enums.reminderStatus.${from}`, context.principal?.language),
+          to: releaseLabel(`enums.reminderStatus.${to}`, context.principal?.language),
+        }),
+      );
     else if (from !== to && to === 'open' && !mayReopen(existing, context))
       addError(errors, 'status', issue('reopenByAssigner'));
   }

@@ -185,7 +185,7 @@ describe('status', () => {
     expect(refused(answer)).toEqual({ status: ['app.errors.statusTransition'] });
     expect(
       (answer.json() as { error_keys: Record<string, [{ args: Row }]> }).error_keys.status[0].args,
-    ).toEqual({ from: 'resolved', to: 'cancelled' });
+    ).toEqual({ from: 'Erledigt', to: 'Abgebrochen' }); // labels in the writer's language (German)
     expect(refused(await call(ADMIN, 'PATCH', url, { status: null }))).toEqual({
       status: ['app.errors.required'],
     });
