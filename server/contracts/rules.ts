@@ -17,6 +17,8 @@
  * - a non-closure needs its reason (`required`);
  * - `coverage.interest_rate` only for finance products (`onlyForFinance`; the schema bounds it to
  *   0–25 % and every premium and sum to non-negative amounts);
+ * - `insurance.premium` plausible: at most CHF 1,000,000 a year for its payment cycle (CHF 83,333.33
+ *   a month), a single premium at most CHF 5,000,000 (`maximum {limit}`);
  * - commission lines: the user must exist (`unknownReference`) and, for a line not stored before,
  *   be active (`disabledUser`);
  * - `household_member_id`: a member of the contract's customer (`notOfCustomer`);
@@ -31,6 +33,20 @@ import { dateText, swissToday } from '../customers/rules.ts';
 import type { ProductGroup } from './catalogue.ts';
 
 /** Health "basic + supplementary": its lines may name sub-products of basic (1) and supplementary (2). */
+/**
+ * Plausibility bounds of a contract's premium (CHF): at most MAX_ANNUAL_PREMIUM a year (per
+ * payment: that divided by the payments a year), a single premium at most MAX_SINGLE_PREMIUM.
+ * Above them the premium is refused as a typing error (422 `maximum` on insurance.premium).
+ */
+export const MAX_ANNUAL_PREMIUM = 1_000_000;
+export const MAX_SINGLE_PREMIUM = 5_000_000;
+const PAYMENTS_A_YEAR: Record<string, number | undefined> = {
+  monthly: 12,
+  quarterly: 4,
+  semi_annual: 2,
+  annual: 1,
+};
+
 export const HEALTH_BUNDLE_PRODUCT_ID = 3;
 export const HEALTH_BUNDLE_PARTS = [1, 2] as const;
 
@@ -232,6 +248,19 @@ export async function contractErrors(
 
   if (!closure && (record.reason === null || record.reason === undefined))
     add('reason', issue('required'));
+
+  // A premium beyond what a private or SME customer pays is a typing error (an extra zero, the
+  // annual figure in a monthly contract): refused with the highest plausible amount per payment.
+  const premium = objectOf(record.insurance).premium;
+  if (typeof premium === 'number') {
+    const cycle = String(record.payment_cycle ?? 'monthly');
+    const perYear = PAYMENTS_A_YEAR[cycle];
+    const limit =
+      perYear === undefined
+        ? MAX_SINGLE_PREMIUM
+        : Math.floor((MAX_ANNUAL_PREMIUM / perYear) * 100) / 100;
+    if (premium > limit) add('insurance.premium', issue('maximum', { limit }));
+  }
 
   const coverage = objectOf(record.coverage);
   if (

@@ -264,6 +264,24 @@ describe('bad input: 422 naming the field with its key', () => {
     ],
     ['a negative premium', () => ({ insurance: { premium: -5 } }), 'insurance.premium', 'minimum'],
     [
+      'an absurd monthly premium (CHF 1.2 million a year)',
+      () => ({ payment_cycle: 'monthly', insurance: { premium: 100_000 } }),
+      'insurance.premium',
+      'maximum',
+    ],
+    [
+      'an absurd single premium',
+      () => ({ product_id: 4, payment_cycle: 'single', insurance: { premium: 9_000_000 } }),
+      'insurance.premium',
+      'maximum',
+    ],
+    [
+      'an absurd supplementary monthly premium',
+      () => ({ supplementary_insurances: [{ sub_product_id: 5, premium_month: 25_000 }] }),
+      'supplementary_insurances.0.premium_month',
+      'maximum',
+    ],
+    [
       'a commission line for an unknown user',
       () => ({ commissions: [{ user_id: 2_000_000_000, type: 'consultant', comission: 1 }] }),
       'commissions.0.user_id',
