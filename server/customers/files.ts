@@ -1,5 +1,5 @@
 /**
- * Receiving and sending files (documents, avatars) safely:
+ * Receiving and sending files (documents, avatars, feedback images) safely:
  * - uploads are multipart (`@fastify/multipart`), one part named `file`, at most `maxBytes`
  *   (413 beyond, nothing kept); a client that leaves (400), stalls or trickles (408, see
  *   `watchUpload`) leaves nothing either, and never ends the process;
@@ -56,9 +56,21 @@ export const AVATAR_KINDS: Record<string, FileKind> = {
   webp: DOCUMENT_KINDS.webp,
 };
 
+/** A feedback's image (issue 15): a phone's photo — JPEG, PNG, WebP, or HEIC (an iPhone's). */
+export const FEEDBACK_IMAGE_KINDS: Record<string, FileKind> = {
+  jpg: DOCUMENT_KINDS.jpg,
+  png: DOCUMENT_KINDS.png,
+  webp: DOCUMENT_KINDS.webp,
+  heic: DOCUMENT_KINDS.heic,
+};
+
 const MB = 1024 * 1024;
 export const DOCUMENT_MAX_BYTES = Number(process.env.DOCUMENT_MAX_BYTES ?? 20 * MB);
 export const AVATAR_MAX_BYTES = Number(process.env.AVATAR_MAX_BYTES ?? 5 * MB);
+/** A photo of a signed form may be as large as a scanned document: the documents' limit. */
+export const FEEDBACK_IMAGE_MAX_BYTES = Number(
+  process.env.FEEDBACK_IMAGE_MAX_BYTES ?? DOCUMENT_MAX_BYTES,
+);
 
 export interface StoredFile {
   key: string;

@@ -2,7 +2,8 @@
  * Personal-data requests (Swiss nFADP, issue 11) for one person: a customer or a household member.
  *   GET  /api/customers/:id/personal-data          everything stored about the customer, one zip:
  *   GET  /api/household-members/:id/personal-data  personal-data.json (records, documents list,
- *                                                  history) and documents/<id>-<name> (the files)
+ *                                                  history), documents/<id>-<name> (the files)
+ *                                                  and the features' files (a feedback's image)
  *   POST /api/customers/:id/erase                  erase on request: removed, or kept and
  *   POST /api/household-members/:id/erase          pseudonymised where the law requires keeping
  * Admins only (403 otherwise); a person the admin may not see answers 404.
@@ -38,18 +39,27 @@ export interface PersonalDataSubject {
 
 /**
  * What a feature stores about a person, declared by the feature (contracts, commissions …):
- * `collect` adds its records to the export; `retain` runs inside the erasure transaction and
- * pseudonymises (never deletes) the rows the law requires to keep, answering how many it kept —
- * while any are kept the customer row stays too, pseudonymised, so their references hold.
+ * `collect` adds its records to the export and `files` its stored files (put in the zip under
+ * their `name`); `retain` runs inside the erasure transaction and pseudonymises (never deletes)
+ * the rows the law requires to keep, answering how many it kept — while any are kept the customer
+ * row stays too, pseudonymised, so their references hold — and the storage keys of the files of
+ * the rows it deleted (`files`), which leave the storage after the commit like the documents.
  */
 export interface PersonalDataHook {
   name: string;
   collect?(db: DB, subject: PersonalDataSubject): Promise<Record<string, unknown[]>>;
+  files?(db: DB, subject: PersonalDataSubject): Promise<PersonalDataFile[]>;
   retain?(
     trx: Transaction<Tables>,
     subject: PersonalDataSubject,
     pseudonym: string,
-  ): Promise<{ table: string; kept: number }[]>;
+  ): Promise<{ table: string; kept: number; files?: string[] }[]>;
+}
+
+/** A stored file of a feature's record: its storage key and its path in the export's zip. */
+export interface PersonalDataFile {
+  key: string;
+  name: string;
 }
 
 const hooks: PersonalDataHook[] = [];
@@ -163,6 +173,14 @@ export async function personalDataRoutes(app: FastifyInstance): Promise<void> {
           zip.addReadStream(stream, name);
           files.push(name);
         }
+        for (const hook of hooks) {
+          for (const file of (await hook.files?.(app.db, subject)) ?? []) {
+            const stream = await getStorage().get(file.key);
+            if (!stream) continue;
+            zip.addReadStream(stream, file.name);
+            files.push(file.name);
+          }
+        }
         const manifest = {
           exported_at: new Date().toISOString(),
           subject,
@@ -253,8 +271,10 @@ export async function erasePerson(
       // Before the members go: what a feature keeps may point to them (a contract insuring one).
       const kept: { hook: string; table: string; kept: number }[] = [];
       for (const hook of hooks) {
-        for (const result of (await hook.retain?.(trx, subject, pseudonym)) ?? []) {
+        const results = (await hook.retain?.(trx, subject, pseudonym)) ?? [];
+        for (const { files: deleted, ...result } of results) {
           if (result.kept > 0) kept.push({ hook: hook.name, ...result });
+          files.push(...(deleted ?? []));
         }
       }
       if (subject.resource === 'customers') {

@@ -145,6 +145,7 @@ export const ERROR_TEXTS = {
   uploadInterrupted: 'The upload was interrupted before the end of the form.',
   storedFileMissing: 'The stored file is missing.',
   noDocumentFile: 'This document has no file.',
+  noFeedbackImage: 'This feedback has no image.',
   csvUtf8:
     'The file is not valid UTF-8 (line {{line}}). Save it as "CSV UTF-8", or choose the encoding Windows-1252.',
   csvOtherType: 'This is a {{type}} file, not CSV. Save it as CSV (UTF-8) and import that.',

@@ -97,6 +97,10 @@ const RULES: Record<string, Rule> = {
   // caller's scope (nothing or 404 outside it)
   'GET /api/appointments/overlaps': { access: 'authenticated' },
   'POST /api/appointments/:id/feedback': { access: 'authenticated' },
+  // the feedback's image: visible as the feedback's appointment (404 outside the caller's scope)
+  'POST /api/feedbacks/:id/image': { access: 'authenticated' },
+  'GET /api/feedbacks/:id/image': { access: 'authenticated' },
+  'DELETE /api/feedbacks/:id/image': { access: 'authenticated' },
   // tasks (issue 15): the signed-in user's worklist, sections by role
   'GET /api/tasks': { access: 'authenticated' },
 };

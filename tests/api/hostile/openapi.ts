@@ -82,6 +82,9 @@ export const MULTIPART_FORMS: Record<string, FormPart[]> = {
   'POST /api/customers/{id}/avatar': [
     { name: 'file', value: PNG_BYTES, file: { filename: 'probe.png', contentType: 'image/png' } },
   ],
+  'POST /api/feedbacks/{id}/image': [
+    { name: 'file', value: PNG_BYTES, file: { filename: 'probe.png', contentType: 'image/png' } },
+  ],
   'POST /api/customers/import/preview': [
     { name: 'file', value: CSV, file: { filename: 'probe.csv', contentType: 'text/csv' } },
     {
