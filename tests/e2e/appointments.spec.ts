@@ -1,17 +1,28 @@
 /**
  * Appointments (issue 15): booking for a customer (from `?clientId=`, the address taken from the
- * customer) → the appointment in the list and the calendar → feedback with a reminder and a
- * follow-up (a reminder due in the past refused beside its input first) → the reminder and the
- * follow-up exist through the API; dragging an appointment in the calendar moves it (one update,
+ * customer) → the appointment in the list and the calendar → feedback with a reminder, a
+ * follow-up and a photo (a reminder due in the past refused beside its input first) → the reminder,
+ * the follow-up and the photo exist through the API, the photo shows on the appointment's page
+ * (full size on a click) and can be removed there; dragging an appointment in the calendar moves it (one update,
  * checked through the API), and a drag based on a stale version goes back with the conflict
  * message. With SHOTS=<folder>, screenshots at 1366×768.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { login, PASSWORD, restoreLanguage } from './helpers.ts';
 
 const ADMIN = 'admin@demo.gscrm.ch';
 const CONSULTANT = 'consultant@demo.gscrm.ch';
 const SHOTS = process.env.SHOTS;
+/** A phone's photo of a signed form (640×420 PNG). */
+const PHOTO = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'fixtures',
+  'feedback-photo.png',
+);
 /** Lists and the calendar can take a while on a busy machine. */
 const expect = baseExpect.configure({ timeout: 30_000 });
 
@@ -188,6 +199,16 @@ test('book an appointment for a customer, find it, give feedback with a reminder
   await expect(dialog).toBeVisible();
   await dialog.getByLabel('Hat stattgefunden', { exact: true }).check();
   await dialog.locator('textarea[name="note"]').fill(`Gutes Gespräch ${stamp}`);
+  // A photo of the signed form, previewed in the dialog.
+  await dialog.getByTestId('feedback-image-input').setInputFiles(PHOTO);
+  const preview = dialog.getByTestId('feedback-image-preview');
+  await expect(preview).toBeVisible();
+  await expect
+    .poll(() => preview.evaluate((element) => (element as HTMLImageElement).naturalWidth))
+    .toBe(640);
+  await expect(dialog.getByTestId('feedback-image-hint')).toContainText('feedback-photo.png');
+  await preview.scrollIntoViewIfNeeded();
+  await shot(page, 'feedback-dialog-image');
   await dialog.locator('input[name="withReminder"]').check();
   await typeInto(page, 'reminder.dueDate', typed(yesterday));
   await dialog.locator('input[name="reminder.subject"]').fill(`Offerte senden ${stamp}`);
@@ -215,13 +236,33 @@ test('book an appointment for a customer, find it, give feedback with a reminder
   await expect(page.getByTestId('appointment-status-chip')).toHaveText('Hat stattgefunden');
   await expect(page.getByTestId('appointment-feedback')).toHaveCount(0);
   await expect(page.getByTestId('feedback-reminder-link')).toHaveText(`Offerte senden ${stamp}`);
+  // The photo (kept through the refused first save) in the feedback card, full size on a click.
+  const thumbnail = page.getByTestId('feedback-image');
+  await expect(thumbnail).toBeVisible();
+  await expect
+    .poll(() => thumbnail.evaluate((element) => (element as HTMLImageElement).naturalWidth))
+    .toBe(640);
+  await thumbnail.evaluate((element) => element.scrollIntoView({ block: 'center' }));
   await shot(page, 'appointment-show-feedback');
+  await page.getByTestId('feedback-image-open').click();
+  const full = page.getByTestId('feedback-image-full');
+  await expect(full).toBeVisible();
+  await expect(full.getByTestId('feedback-image-full-picture')).toBeVisible();
+  await shot(page, 'appointment-show-feedback-image-full');
+  await full.getByTestId('feedback-image-close').click();
+  await expect(full).toBeHidden();
 
   // Through the API: the feedback, its reminder and the follow-up.
   const closed = await api<Row>(request, token, 'GET', `appointments/${id}`);
   expect(closed.status).toBe(2);
   const feedback = await api<Row>(request, token, 'GET', `feedbacks/${String(closed.feedback_id)}`);
   expect(feedback).toMatchObject({ appointment_id: id, has_taken_place: true, status: 2 });
+  expect(String(feedback.image)).toMatch(/^feedback-images\/[0-9a-f-]{36}\.png$/);
+  const photo = await request.get(`/api/feedbacks/${String(feedback.id)}/image`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(photo.headers()['content-type']).toBe('image/png');
+  expect(Buffer.compare(await photo.body(), fs.readFileSync(PHOTO))).toBe(0);
   const reminder = await api<Row>(
     request,
     token,
@@ -251,6 +292,15 @@ test('book an appointment for a customer, find it, give feedback with a reminder
   });
   expect(String(followUp.start_time)).toMatch(/^14:00/);
   expect(String(followUp.end_time)).toMatch(/^15:00/);
+
+  // The photo is removed on the appointment's page (after a confirmation).
+  await page.getByTestId('feedback-image-remove').click();
+  await page.locator('.ra-confirm').click();
+  await expect(page.getByTestId('feedback-image')).toHaveCount(0);
+  await expect(page.getByTestId('feedback-image-replace')).toBeVisible();
+  expect(
+    (await api<Row>(request, token, 'GET', `feedbacks/${String(feedback.id)}`)).image,
+  ).toBeNull();
 
   // The follow-up links back to this appointment.
   await page.getByTestId('feedback-follow-up-link').click();

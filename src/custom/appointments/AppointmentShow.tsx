@@ -4,7 +4,8 @@
  * (customer, consultant, type, who asked, the appointment whose follow-up it is), the address
  * with its map link, the comment and note, the cancellation when cancelled, and the feedback when
  * given (took place, reached by phone, the status it set, note, comment, address, who gave it, the
- * reminder and the follow-up it created, as links).
+ * reminder and the follow-up it created, as links, and its image — a thumbnail that opens full size,
+ * replaced or removed by whoever may change the feedback: ./FeedbackImage.tsx).
  */
 import EditIcon from '@mui/icons-material/Edit';
 import { Box, Card, CardContent, Link, Stack, Typography } from '@mui/material';
@@ -16,12 +17,14 @@ import {
   ReferenceField,
   ShowBase,
   Title,
+  useCanAccess,
   useGetOne,
   useLocale,
   useRecordContext,
   useTranslate,
 } from 'react-admin';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { getStoredUser } from '../../auth/session.ts';
 import { formatDateTime } from '../../i18n/format.ts';
 import { fieldFor } from '../../resources/fields.tsx';
 import { HistoryButton } from '../../resources/history/HistoryButton.tsx';
@@ -31,6 +34,7 @@ import { resourceHref } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { ClientField, MapLink, StatusChip } from './components.tsx';
 import { FeedbackButton } from './FeedbackDialog.tsx';
+import { FeedbackImage } from './FeedbackImage.tsx';
 import {
   addressText,
   type Appointment,
@@ -165,6 +169,10 @@ function FeedbackSection({ id }: { id: number }) {
   const translate = useTranslate();
   const locale = useLocale();
   const { data: feedback } = useGetOne<Feedback>('feedbacks', { id });
+  // Whoever may change the feedback's texts may change its image (the image routes are not
+  // open to external users).
+  const { canAccess: mayEdit } = useCanAccess({ resource: 'feedbacks', action: 'edit' });
+  const editable = mayEdit === true && !getStoredUser()?.subBrokerId;
   const label = (name: string) => fieldLabelKey('feedbacks', name);
   const yesNo = (value: boolean | null | undefined) =>
     value === null || value === undefined
@@ -203,6 +211,12 @@ function FeedbackSection({ id }: { id: number }) {
           <Value label={label('comment')} wide>
             {feedback.comment}
           </Value>
+          <Box sx={{ gridColumn: '1 / -1' }} data-testid="feedback-image-value">
+            <Typography variant="caption" color="text.secondary" component="div" sx={{ mb: 0.5 }}>
+              {translate(label('image'))}
+            </Typography>
+            <FeedbackImage feedback={feedback} editable={editable} />
+          </Box>
         </Box>
       ) : null}
     </Section>

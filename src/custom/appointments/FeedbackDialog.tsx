@@ -5,7 +5,9 @@
  * description, category) and a follow-up appointment (day, start, end, address taken from the
  * appointment, comment, type). One call, POST /api/appointments/:id/feedback, which stores it all
  * in one transaction; the server's errors show beside the inputs (`reminder.dueDate`, the
- * follow-up's on its day and times), others in a notification.
+ * follow-up's on its day and times), others in a notification. An optional photo (the feedback's
+ * image, ./FeedbackImage.tsx) goes right after, to POST /api/feedbacks/:id/image; when it is
+ * refused the feedback stands and the user is told to add the photo on the appointment's page.
  */
 import RateReviewIcon from '@mui/icons-material/RateReview';
 import {
@@ -51,6 +53,7 @@ import {
   swissTimesOf,
   swissToday,
 } from './model.ts';
+import { FeedbackImagePicker, uploadFeedbackImage } from './FeedbackImage.tsx';
 import { TimeInput } from './TimeInput.tsx';
 
 const GRID = {
@@ -269,13 +272,21 @@ export function FeedbackDialog({
     () => ({ id: appointment.id, ...initialValues(appointment) }),
     [appointment],
   );
+  const [image, setImage] = useState<File | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
   const submit = async (values: Record<string, unknown>) => {
+    let feedbackId: number;
     try {
-      await api.json('POST', `appointments/${appointment.id}/feedback`, {
-        // No version: the server's own passes touch the record (the missing-feedback notice), and
-        // the feedback depends only on what the server checks itself (planned, none given yet).
-        body: feedbackBody(values as FeedbackValues),
-      });
+      const answer = await api.json<{ data: { feedback: { id: number } } }>(
+        'POST',
+        `appointments/${appointment.id}/feedback`,
+        {
+          // No version: the server's own passes touch the record (the missing-feedback notice),
+          // and the feedback depends only on what the server checks itself (planned, none given).
+          body: feedbackBody(values as FeedbackValues),
+        },
+      );
+      feedbackId = answer.data.feedback.id;
     } catch (error) {
       const errors = fieldErrorsOf(error);
       if (statusOf(error) === 422 && Object.keys(errors).length > 0) {
@@ -283,6 +294,25 @@ export function FeedbackDialog({
       }
       notify(messageOf(error), { type: 'error' });
       return undefined;
+    }
+    if (image) {
+      setProgress(0);
+      try {
+        await uploadFeedbackImage(feedbackId, image, setProgress);
+      } catch (error) {
+        // The feedback is saved (and cannot be given twice): say so, and why the photo is not.
+        notify('app.appointments.feedback.image.notSaved', {
+          type: 'warning',
+          multiLine: true,
+          autoHideDuration: 10_000,
+          messageArgs: { reason: translate(messageOf(error)) },
+        });
+        onClose();
+        refresh();
+        return undefined;
+      } finally {
+        setProgress(null);
+      }
     }
     notify('app.appointments.feedback.saved', { type: 'success' });
     onClose();
@@ -315,6 +345,7 @@ export function FeedbackDialog({
             <TextInput source="comment" label={feedbackLabel('comment')} multiline minRows={2} />
             <TextInput source="address" label={feedbackLabel('address')} />
           </Box>
+          <FeedbackImagePicker file={image} onChange={setImage} progress={progress} />
           <Divider sx={{ width: '100%', my: 1 }} />
           <Part title="app.appointments.feedback.next">
             <ReminderPart />

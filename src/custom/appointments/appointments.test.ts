@@ -15,6 +15,7 @@ const {
   feedbackBody,
   feedbackErrorsForForm,
   feedbackStatusChoices,
+  isFeedbackImageFile,
   isoToSwiss,
   mapLink,
   rangeFilter,
@@ -113,6 +114,20 @@ describe('statuses', () => {
   it('offers the statuses feedback may set by whether it took place', () => {
     expect(feedbackStatusChoices(true)).toEqual([2, 10]);
     expect(feedbackStatusChoices(false)).toEqual([7]);
+  });
+
+  it("takes a phone's photo in the feedback's image picker, by its type or its name", () => {
+    const file = (name: string, type = '') => ({ name, type });
+    expect(isFeedbackImageFile(file('IMG_0001.JPG', 'image/jpeg'))).toBe(true);
+    expect(isFeedbackImageFile(file('screen.png', 'image/png'))).toBe(true);
+    expect(isFeedbackImageFile(file('photo.webp', 'image/webp'))).toBe(true);
+    expect(isFeedbackImageFile(file('IMG_4711.HEIC', 'image/heic'))).toBe(true);
+    // A HEIC on a system that gives it no type, or a generic one.
+    expect(isFeedbackImageFile(file('IMG_4711.HEIC'))).toBe(true);
+    expect(isFeedbackImageFile(file('IMG_4712.heif', 'application/octet-stream'))).toBe(true);
+    expect(isFeedbackImageFile(file('scan.pdf', 'application/pdf'))).toBe(false);
+    expect(isFeedbackImageFile(file('anim.gif', 'image/gif'))).toBe(false);
+    expect(isFeedbackImageFile(file('photo'))).toBe(false);
   });
 });
 

@@ -294,6 +294,30 @@ export function canGiveFeedback(
   return Number.isFinite(start) && start <= now.getTime();
 }
 
+// ---------------------------------------------------------------------------------------------
+// The feedback's image (POST|GET|DELETE /api/feedbacks/:id/image)
+
+/**
+ * What the picker offers: a phone's photo. The server reads the type from the content and takes
+ * JPEG, PNG, WebP and HEIC (server/customers/files.ts FEEDBACK_IMAGE_KINDS); HEIC's extensions are
+ * listed too, as browsers off Apple's systems often give such a file no type.
+ */
+export const FEEDBACK_IMAGE_ACCEPT =
+  'image/jpeg,image/png,image/webp,image/heic,image/heif,.jpg,.jpeg,.png,.webp,.heic,.heif';
+
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif']);
+const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'webp', 'heic', 'heif']);
+
+/**
+ * Whether a picked file looks like a photo the server takes, by its type or its name (some
+ * systems give a HEIC no type or a generic one); the server has the last word, by the content.
+ */
+export function isFeedbackImageFile(file: { name: string; type: string }): boolean {
+  if (IMAGE_TYPES.has(file.type.toLowerCase())) return true;
+  const extension = /\.([A-Za-z0-9]+)$/.exec(file.name)?.[1]?.toLowerCase();
+  return extension !== undefined && IMAGE_EXTENSIONS.has(extension);
+}
+
 /** The statuses feedback may set: took place / first took place, or did not take place. */
 export const feedbackStatusChoices = (hasTakenPlace: boolean): AppointmentStatus[] =>
   hasTakenPlace ? [2, 10] : [7];
