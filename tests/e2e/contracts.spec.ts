@@ -2,8 +2,10 @@
  * Contracts (issue 14): a health closure with supplementary insurances, a P&C closure with coverage
  * lines and a non-closure with its reason, created through the form (from the customer's contracts
  * tab, the customer filled in) and checked on the show page and through the API; the lists' fixed
- * filters (closures, non-closures, broker contracts). With SHOTS=<folder>, screenshots of the list,
- * the show page and the form at 1366×768 in German and French.
+ * filters (closures, non-closures, broker contracts); the life form's live figures; deleting (only
+ * with delete-contracts, refused while documents are attached) and cancelling (a consultant, who
+ * may not delete; a version conflict on the way). With SHOTS=<folder>, screenshots of the list,
+ * the show page (with its actions), the cancel dialog and the form at 1366×768 in German and French.
  */
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { login, PASSWORD, restoreLanguage } from './helpers.ts';
@@ -35,7 +37,7 @@ type Row = Record<string, unknown> & { id: number };
 async function api<T>(
   request: APIRequestContext,
   token: string,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PATCH',
   path: string,
   data?: unknown,
 ): Promise<T> {
@@ -46,6 +48,14 @@ async function api<T>(
   });
   expect(answer.ok(), `${method} ${path}: ${await answer.text()}`).toBe(true);
   return ((await answer.json()) as { data: T }).data;
+}
+
+/** The status the API answers (for answers that are not 2xx). */
+async function statusOf(request: APIRequestContext, token: string, path: string): Promise<number> {
+  const answer = await request.get(`/api/${path}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  return answer.status();
 }
 
 async function newCustomer(request: APIRequestContext, token: string, lastName: string) {
@@ -227,8 +237,18 @@ test('closures (health with supplementary insurances, P&C with coverage lines) a
   await expect(page).toHaveURL(/\/admin\/non-closures\/new\?customerId=\d+$/);
   await pick(page, 'productId', 'Säule 3a', 'Säule');
   await fill(page, 'contractNumber', `OFFERTE-${stamp}`);
+  // Life: the annual premium and production sum follow the inputs, computed as the server will.
+  await expect(page.getByTestId('form-productionSum')).toHaveValue('CHF 0.00');
   await fill(page, 'insurance.premium', '7056');
   await fill(page, 'insurance.termYears', '25');
+  await expect(page.getByTestId('form-annualPremium')).toHaveValue("CHF 84'672.00");
+  await expect(page.getByTestId('form-productionSum')).toHaveValue("CHF 2'116'800.00");
+  await expect(page.getByTestId('contract-live-figures')).toContainText(
+    'Wird beim Speichern berechnet',
+  );
+  await shot(page, 'form-life-de');
+  await select(page, 'paymentCycle', 'Jährlich');
+  await expect(page.getByTestId('form-productionSum')).toHaveValue("CHF 176'400.00");
   await page.getByTestId('contract-save').click();
   await expect(page).toHaveURL(/\/admin\/non-closures\/new/);
   await expect(page.locator('[data-section="contract"]')).toContainText('Erforderlich');
@@ -241,6 +261,9 @@ test('closures (health with supplementary insurances, P&C with coverage lines) a
     reason: 'price',
     product_id: 4,
     insurance: { premium: 7056, term_years: 25 },
+    payment_cycle: 'annual',
+    annual_premium: 7056,
+    production_sum: 176400,
   });
 
   // The customer's tab lists them apart, each linking to its page.
@@ -323,11 +346,11 @@ test('broker contracts list only the broker-mandate product; screenshots', async
   );
   await page.getByTestId('contract-assignment-unassigned').click();
   await asked;
-  if (unassigned[0]) {
-    await expect(page.locator('tbody tr').first()).toContainText(
-      String(unassigned[0].contract_number),
-    );
-  }
+  // The demo book has closures of customers without a consultant (server/demo/contracts.ts).
+  expect(unassigned).toHaveLength(1);
+  await expect(page.locator('tbody tr').first()).toContainText(
+    String(unassigned[0].contract_number),
+  );
   await page.getByTestId('contract-assignment-all').click();
   await expect(page).toHaveURL(/filter=%7B%7D/);
   // A fresh list for the product filter. (Choosing a filter within a moment of the assignment
@@ -375,26 +398,27 @@ test('broker contracts list only the broker-mandate product; screenshots', async
     'GET',
     'contracts?per_page=1&contract_type=closure&product_group=health',
   );
-  if (health[0]) {
-    // The customer's contracts tab: closures and non-closures, each linking to its page.
-    await page.goto(`/admin/customers/${String(health[0].customer_id)}?tab=contracts`);
-    const closures = page.getByTestId('customer-contracts-closure');
-    await expect(closures.getByRole('link').first()).toBeVisible();
-    await closures.scrollIntoViewIfNeeded();
-    await shot(page, 'customer-tab-de');
-  }
+  // The demo book insures every household's health (server/demo/contracts.ts).
+  expect(health).toHaveLength(1);
+  // The customer's contracts tab: closures and non-closures, each linking to its page.
+  await page.goto(`/admin/customers/${String(health[0].customer_id)}?tab=contracts`);
+  const closures = page.getByTestId('customer-contracts-closure');
+  await expect(closures.getByRole('link').first()).toBeVisible();
+  // Fewer than the tab shows: no link to the whole list.
+  await expect(page.getByTestId('customer-contracts-all-closure')).toHaveCount(0);
+  await closures.scrollIntoViewIfNeeded();
+  await shot(page, 'customer-tab-de');
   await page.goto('/admin/contracts');
   await switchLanguage(page, 'Deutsch', 'Français');
   await expect(page.locator('tbody tr').first()).toBeVisible();
   await shot(page, 'list-fr');
-  if (health[0]) {
-    await page.goto(`/admin/contracts/${health[0].id}`);
-    await expect(page.getByTestId('contract-show')).toBeVisible();
-    await shot(page, 'show-fr');
-    await page.goto(`/admin/contracts/${health[0].id}/edit`);
-    await expect(page.locator('input[name="productId"]')).toBeVisible();
-    await shot(page, 'form-fr');
-  }
+  await page.goto(`/admin/contracts/${health[0].id}`);
+  await expect(page.getByTestId('contract-show')).toBeVisible();
+  await expect(page.getByTestId('contract-cancel')).toContainText('Résilier le contrat');
+  await shot(page, 'show-fr');
+  await page.goto(`/admin/contracts/${health[0].id}/edit`);
+  await expect(page.locator('input[name="productId"]')).toBeVisible();
+  await shot(page, 'form-fr');
   await switchLanguage(page, 'Français', 'Deutsch');
 });
 
@@ -445,4 +469,132 @@ test('a consultant with the work-location preference: lists and pages without ed
   } finally {
     await set(false);
   }
+});
+
+test('deleting a contract (refused while it has documents) and cancelling one (a consultant, through a version conflict)', async ({
+  page,
+  request,
+}) => {
+  test.slow();
+  const stamp = Date.now().toString(36);
+  const adminToken = await tokenOf(request);
+  const consultant = 'consultant@demo.gscrm.ch';
+  // In German whatever an earlier test left (the language is the user's, saved on the server).
+  await restoreLanguage(request, consultant);
+  const token = await tokenOf(request, consultant);
+  // A customer of the consultant with three pillar 3a closures; the first has a document.
+  const customer = await newCustomer(request, token, `Ende${stamp}`);
+  const companies = await api<Array<Row & { products?: number[] }>>(
+    request,
+    adminToken,
+    'GET',
+    'companies?per_page=200',
+  );
+  const lifeInsurer = companies.find((company) => (company.products ?? []).includes(4));
+  expect(lifeInsurer).toBeDefined();
+  const closure = (number: string) =>
+    api<Row>(request, token, 'POST', 'contracts', {
+      customer_id: customer.id,
+      contract_type: 'closure',
+      product_id: 4,
+      company_id: lifeInsurer?.id,
+      contract_number: `${number}-${stamp}`,
+      status: 'active',
+      payment_cycle: 'monthly',
+      signing_date: '2024-12-01',
+      start_date: '2025-01-01',
+      insurance: { premium: 300, term_years: 20 },
+    });
+  const withDocument = await closure('DOK');
+  const plain = await closure('OHNE');
+  const third = await closure('DRITT');
+  await api<Row>(request, token, 'POST', 'documents', {
+    customer_id: customer.id,
+    contract_id: withDocument.id,
+    document_name: 'Police Säule 3a',
+    document_type: 'policy',
+    document_related_to: 'contract',
+  });
+
+  // The admin may delete: asked first; a contract with documents stays, and the dialog says why.
+  await login(page, ADMIN);
+  await page.goto(`/admin/contracts/${withDocument.id}`);
+  await expect(page.getByTestId('contract-title')).toHaveText(`DOK-${stamp}`);
+  await expect(page.getByTestId('contract-delete')).toBeVisible();
+  await expect(page.getByTestId('contract-cancel')).toBeVisible();
+  await shot(page, 'show-actions-de');
+  await page.getByTestId('contract-delete').click();
+  const deleteDialog = page.getByTestId('contract-delete-dialog');
+  await expect(deleteDialog).toContainText(`Vertrag DOK-${stamp} löschen?`);
+  await deleteDialog.getByTestId('contract-delete-confirm').click();
+  await expect(deleteDialog.getByTestId('contract-delete-error')).toContainText(
+    'Dieser Vertrag hat Dokumente und kann nicht gelöscht werden.',
+  );
+  await shot(page, 'delete-refused-de');
+  await deleteDialog.getByRole('button', { name: 'Abbrechen' }).click();
+  await expect(deleteDialog).toBeHidden();
+  expect(await statusOf(request, adminToken, `contracts/${withDocument.id}`)).toBe(200);
+
+  // From the edit page's toolbar: a contract without documents is deleted, back to the list.
+  await page.goto(`/admin/contracts/${plain.id}/edit`);
+  await expect(page.locator('input[name="productId"]')).toBeVisible();
+  await page.getByTestId('contract-delete').click();
+  await page.getByTestId('contract-delete-confirm').click();
+  await expect(page).toHaveURL(/\/admin\/contracts$/);
+  await expect(page.getByText('Vertrag gelöscht')).toBeVisible();
+  expect(await statusOf(request, adminToken, `contracts/${plain.id}`)).toBe(404);
+
+  // The consultant may not delete: cancelling ends the contract instead.
+  await page.evaluate(() => localStorage.clear());
+  await login(page, consultant);
+  await page.goto(`/consultant/contracts/${withDocument.id}`);
+  await expect(page.getByTestId('contract-title')).toHaveText(`DOK-${stamp}`);
+  await expect(page.getByTestId('contract-delete')).toHaveCount(0);
+  await page.getByTestId('contract-cancel').click();
+  const cancelDialog = page.getByTestId('contract-cancel-dialog');
+  await expect(cancelDialog).toContainText(`Vertrag DOK-${stamp} beenden`);
+  await expect(cancelDialog.getByRole('radio', { name: 'Gekündigt' })).toBeChecked();
+  // Before the start: refused beside the date.
+  await typeDate(page, 'endDate', '31122024');
+  await cancelDialog.getByTestId('contract-cancel-save').click();
+  await expect(cancelDialog).toContainText('Das Ende liegt vor dem Beginn');
+  await typeDate(page, 'endDate', '31122026');
+  await shot(page, 'cancel-dialog-de');
+  await cancelDialog.getByTestId('contract-cancel-save').click();
+  await expect(cancelDialog).toBeHidden();
+  await expect(page.getByTestId('contract-show')).toContainText('Gekündigt');
+  await expect(page.getByTestId('contract-section-dates')).toContainText(/Dez\.? 31, 2026/);
+  await expect(page.getByTestId('contract-cancel')).toHaveCount(0);
+  const cancelled = await api<Row>(request, token, 'GET', `contracts/${withDocument.id}`);
+  expect(cancelled).toMatchObject({
+    status: 'terminated',
+    end_date: '2026-12-31',
+    version: Number(withDocument.version) + 1,
+    insurance: { premium: 300, term_years: 20 },
+  });
+
+  // Someone else saves while the dialog is open: the conflict question, then a reload and a save.
+  await page.goto(`/consultant/contracts/${third.id}`);
+  await page.getByTestId('contract-cancel').click();
+  await page.getByRole('radio', { name: 'Storniert' }).check();
+  await typeDate(page, 'endDate', '30062025');
+  await api<Row>(request, adminToken, 'PATCH', `contracts/${third.id}`, { note: 'Rückruf' });
+  await page.getByTestId('contract-cancel-save').click();
+  const conflict = page.getByTestId('conflict-dialog');
+  await expect(conflict).toBeVisible();
+  await conflict.getByTestId('conflict-reload').click();
+  await expect(conflict).toBeHidden();
+  // Reloaded: the dialog starts again from the contract as it is now.
+  await expect(page.getByRole('radio', { name: 'Gekündigt' })).toBeChecked();
+  await page.getByRole('radio', { name: 'Storniert' }).check();
+  await typeDate(page, 'endDate', '30062025');
+  await page.getByTestId('contract-cancel-save').click();
+  await expect(page.getByTestId('contract-cancel-dialog')).toBeHidden();
+  await expect(page.getByTestId('contract-show')).toContainText('Storniert');
+  expect(await api<Row>(request, token, 'GET', `contracts/${third.id}`)).toMatchObject({
+    status: 'cancelled',
+    end_date: '2025-06-30',
+    note: 'Rückruf',
+    version: Number(third.version) + 2,
+  });
 });

@@ -7,12 +7,14 @@
  * (companies.products), are offered. A non-closure needs its reason. The insured person is the
  * customer or one of its household members. Commission lines are entered by hand until the
  * commission engine fills them. Values of sections the group does not show are left out when
- * saving (./model.ts cleanForGroup). The server computes the figures and checks everything again.
+ * saving (./model.ts cleanForGroup). The server computes the figures and checks everything again;
+ * a life form shows its annual premium and production sum live, with the server's own function
+ * (src/schema/figures.ts), marked as calculated on save.
  * Forms from src/resources/forms/ (server errors beside the inputs); the edit is pessimistic with
  * the version conflict question (ConflictGuard).
  */
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Box, Typography } from '@mui/material';
+import { Box, TextField, Typography } from '@mui/material';
 import { type ReactNode, useEffect, useMemo } from 'react';
 import {
   ArrayInput,
@@ -39,15 +41,18 @@ import {
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { LocalizedDateInput } from '../../i18n/components.tsx';
+import { formatChf } from '../../i18n/format.ts';
 import { ConflictGuard } from '../../resources/conflict/ConflictGuard.tsx';
 import { SimpleForm, withValidator } from '../../resources/forms/forms.tsx';
 import { EnumInput, inputFor, ReferencePicker, validatorsFor } from '../../resources/inputs.tsx';
 import type { ApiRecord } from '../../resources/records.ts';
 import type { ProductGroup } from '../../schema/catalogue.ts';
+import { contractFigures, type PaymentCycle } from '../../schema/figures.ts';
 import { fieldLabelKey } from '../../schema/labels.ts';
 import type { JsonSchema } from '../../schema/model.ts';
 import { type ContractType, contractHref, contractRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
+import { DeleteContractButton } from './ContractActions.tsx';
 import {
   cleanForGroup,
   contractModel,
@@ -380,6 +385,46 @@ function DatesSection() {
   );
 }
 
+const numberOrNull = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+
+/**
+ * Life (3a, 3b, payment plan): the annual premium and the production sum while the user types,
+ * computed by the function the server computes them with on save (src/schema/figures.ts); shown,
+ * never sent (the server's are read-only).
+ */
+function LiveFigures({ group }: { group: ProductGroup }) {
+  const translate = useTranslate();
+  const premium = useWatch({ name: 'insurance.premium' }) as unknown;
+  const termYears = useWatch({ name: 'insurance.termYears' }) as unknown;
+  const paymentCycle = useWatch({ name: 'paymentCycle' }) as PaymentCycle | null | undefined;
+  const figures = contractFigures({
+    productGroup: group,
+    paymentCycle: paymentCycle ?? null,
+    insurance: { premium: numberOrNull(premium), termYears: numberOrNull(termYears) },
+  });
+  const figure = (name: 'annualPremium' | 'productionSum') => (
+    <TextField
+      label={translate(label(name))}
+      value={formatChf(figures[name])}
+      helperText={translate('app.contracts.computed.onSave')}
+      variant="filled"
+      size="small"
+      margin="dense"
+      slotProps={{
+        input: { readOnly: true, disableUnderline: true },
+        htmlInput: { 'data-testid': `form-${name}`, tabIndex: -1 },
+      }}
+    />
+  );
+  return (
+    <Box sx={GRID} data-testid="contract-live-figures">
+      {figure('annualPremium')}
+      {figure('productionSum')}
+    </Box>
+  );
+}
+
 /** The sections the product group decides. */
 function GroupSections() {
   const translate = useTranslate();
@@ -439,6 +484,7 @@ function GroupSections() {
               />
             ) : null}
           </Box>
+          {group === 'life' ? <LiveFigures group={group} /> : null}
         </Section>
       ) : null}
       {sections.supplementary ? (
@@ -765,8 +811,9 @@ export default function ContractEdit() {
       <ConflictGuard>
         <SimpleForm
           toolbar={
-            <Toolbar>
+            <Toolbar sx={{ justifyContent: 'space-between', flexWrap: 'wrap', gap: 1 }}>
               <SaveButton data-testid="contract-save" />
+              <DeleteContractButton />
             </Toolbar>
           }
         >

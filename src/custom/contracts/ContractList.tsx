@@ -5,7 +5,8 @@
  * unassigned (`assignment=`); with the preference contractsFilterByWorkLocation on, only contracts
  * whose consultant works at the user's work location (`work_location=`). Search (number,
  * alternative number, customer, insurer) and filters by product group and product (the products
- * of the chosen group), insurer, status or reason, and the signing, start and end dates.
+ * of the chosen group), insurer, status or reason, and the signing, start and end dates; by customer
+ * (the customer's contracts tab links to its contracts here when it has more than the tab shows).
  */
 import DownloadIcon from '@mui/icons-material/Download';
 import { Chip } from '@mui/material';
@@ -120,6 +121,13 @@ function filters(kind: ContractListKind): ReactElement[] {
   ];
   const out: ReactElement[] = [
     <TextInput key="q" source="q" label="ra.action.search" alwaysOn resettable />,
+    // One customer's contracts (the customer's contracts tab links here beyond its first rows).
+    <ReferencePicker
+      key="customerId"
+      source="customerId"
+      reference="customers"
+      label={label('customerId')}
+    />,
     // All / me / unassigned (SPEC §4): `assignment=me|unassigned` on the API, nothing for all.
     <ToggleFilter
       key="assignment"

@@ -1,6 +1,7 @@
 /**
  * A contract's page (closure or non-closure): a header (number, product, insurer, status, the
- * "protocol missing" chip, edit in the admin area, history) and the sections of the schema's
+ * "protocol missing" chip, edit in the admin area, cancel contract, history, delete with
+ * delete-contracts: ./ContractActions.tsx) and the sections of the schema's
  * `x-group`s — contract, dates, insurance (main insurance, supplementary insurances), coverage
  * (P&C lines; finance amount and rate), commissions, previous insurance, the client at signing —
  * the overview with the figures the server computes (annual premium, production sum, total
@@ -54,6 +55,7 @@ import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { contractHref } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { DocumentDownloadButton } from '../../components/DocumentDownloadButton.tsx';
+import { CancelContractButton, DeleteContractButton } from './ContractActions.tsx';
 import { MemberName } from './fields.tsx';
 import { type Contract, contractModel, contractTypeOf, fieldOf } from './model.ts';
 
@@ -666,7 +668,10 @@ function Header() {
               <EditIcon />
             </Button>
           ) : null}
+          <CancelContractButton />
           <HistoryButton resource="contracts" />
+          <Box sx={{ flex: 1 }} />
+          <DeleteContractButton />
         </Stack>
       </CardContent>
     </Card>

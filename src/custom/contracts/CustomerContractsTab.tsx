@@ -1,8 +1,9 @@
 /**
  * The contracts tab of a customer: the household coverage (./HouseholdCoverage.tsx), then the
- * customer's closures and non-closures as compact lists linking to their pages, with "New
- * contract" / "New non-closure" (admin area: creating is an admin page) opening the form with the
- * customer filled in.
+ * customer's closures and non-closures as compact lists linking to their pages (the first 100 of
+ * each; when there are more, "Show all N" opens the contracts list filtered by the customer), with
+ * "New contract" / "New non-closure" (admin area: creating is an admin page) opening the form with
+ * the customer filled in.
  */
 import AddIcon from '@mui/icons-material/Add';
 import {
@@ -27,14 +28,27 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { formatChf, formatDate } from '../../i18n/format.ts';
+import { formatChf, formatDate, formatNumber } from '../../i18n/format.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
-import { type ContractType, contractHref } from '../../shell/paths.ts';
+import { type Area, type ContractType, contractHref } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { HouseholdCoverage } from './HouseholdCoverage.tsx';
 import { MemberName } from './fields.tsx';
 import type { Contract } from './model.ts';
+
+/** How many contracts of a kind the tab shows; beyond, it links to the list. */
+const TAB_ROWS = 100;
+
+/** The contracts list of a kind (closures, non-closures) filtered by one customer. */
+export function contractListOfCustomer(
+  area: Area,
+  contractType: ContractType,
+  customerId: number,
+): string | undefined {
+  const list = contractHref(area, contractType, 'list');
+  return list && `${list}?filter=${encodeURIComponent(JSON.stringify({ customerId }))}`;
+}
 
 function ContractsTable({
   customerId,
@@ -53,10 +67,15 @@ function ContractsTable({
     isPending,
   } = useGetList<Contract>('contracts', {
     filter: { customerId, contractType },
-    pagination: { page: 1, perPage: 100 },
+    pagination: { page: 1, perPage: TAB_ROWS },
     sort: { field: 'startDate', order: 'DESC' },
   });
   const createPath = contractHref(area, contractType, 'create');
+  // More than the tab shows: the list of this kind, filtered by the customer.
+  const listPath =
+    total !== undefined && total > data.length
+      ? contractListOfCustomer(area, contractType, customerId)
+      : undefined;
   const closure = contractType === 'closure';
   const heading = closure
     ? 'app.contracts.customerTab.closures'
@@ -163,6 +182,17 @@ function ContractsTable({
           </Table>
         </Box>
       )}
+      {listPath ? (
+        <Link
+          component={RouterLink}
+          to={listPath}
+          variant="body2"
+          sx={{ display: 'inline-block', mt: 1 }}
+          data-testid={`customer-contracts-all-${contractType}`}
+        >
+          {translate('app.contracts.customerTab.showAll', { total: formatNumber(total) })}
+        </Link>
+      ) : null}
     </Box>
   );
 }

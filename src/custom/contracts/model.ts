@@ -4,6 +4,7 @@
  * (which sub-products a product offers, the KVG deductibles). The server checks the same rules
  * (server/contracts/); the browser only offers what fits.
  */
+import { isRuleMet } from '../../auth/authProvider.ts';
 import { getStoredUser } from '../../auth/session.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { getModel } from '../../resources/registry.ts';
@@ -148,6 +149,36 @@ export function withoutEmpty(value: Record<string, unknown>): Record<string, unk
   );
 }
 
-/** Whether the signed-in user may create and edit contracts here (admin area: SPEC §2). */
+/**
+ * Whether the signed-in user may delete contracts: the schema's rule for delete (x-permissions:
+ * `delete-contracts`, ADMIN and BACKOFFICE), as the server enforces it.
+ */
 export const canDelete = (): boolean =>
-  (getStoredUser()?.permissions ?? []).includes('delete-contracts');
+  isRuleMet(contractModel().permissions.delete, getStoredUser());
+
+/**
+ * Whether the signed-in user may change contracts (the schema's rule for update; which contracts is
+ * the server's: a consultant's own customers'). Those who may not delete end a contract instead.
+ */
+export const canUpdate = (): boolean =>
+  isRuleMet(contractModel().permissions.update, getStoredUser());
+
+/** The statuses that end a closure (the schema's contractStatus): by notice, or withdrawn. */
+export const ENDING_STATUSES = ['terminated', 'cancelled'] as const;
+
+/**
+ * Whether a contract can still be cancelled: a closure that is not ended (terminated, cancelled)
+ * nor rejected by the insurer. A non-closure never became a contract and has no status.
+ */
+export const isCancellable = (record: {
+  contractType?: Contract['contractType'] | null;
+  status?: Contract['status'] | null;
+}): boolean =>
+  record.contractType !== 'non-closure' &&
+  !['terminated', 'cancelled', 'rejected'].includes(record.status ?? '');
+
+/** Today in the browser's calendar, `YYYY-MM-DD` (the server's date format). */
+export function localToday(now = new Date()): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
