@@ -27,6 +27,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
+import dayjs from 'dayjs';
 import { type ReactNode, useRef, useState } from 'react';
 import {
   Button,
@@ -46,7 +47,13 @@ import {
 } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
-import { formatChf, formatDate, formatDateTime, formatNumber } from '../../i18n/format.ts';
+import {
+  formatChf,
+  formatDate,
+  formatDateTime,
+  formatNumber,
+  SERVER_DATE_FORMAT,
+} from '../../i18n/format.ts';
 import { fieldFor } from '../../resources/fields.tsx';
 import { HistoryButton } from '../../resources/history/HistoryButton.tsx';
 import type { ApiRecord } from '../../resources/records.ts';
@@ -55,6 +62,7 @@ import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { contractHref } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { DocumentDownloadButton } from '../../components/DocumentDownloadButton.tsx';
+import { DateFilterField } from '../../components/DateFilterField.tsx';
 import { CancelContractButton, DeleteContractButton } from './ContractActions.tsx';
 import { MemberName } from './fields.tsx';
 import { type Contract, contractModel, contractTypeOf, fieldOf } from './model.ts';
@@ -427,6 +435,9 @@ function OverviewSection() {
 
 type DocumentRecord = ApiRecord<'documents'>;
 
+/** The document type a health closure needs, signed (server/contracts/hooks.ts). */
+const ADVICE_PROTOCOL = 'advice_protocol';
+
 /** Uploads a file as a document of the contract (the customer's documents route, contract_id). */
 function UploadToContract({ contract, onDone }: { contract: Contract; onDone: () => void }) {
   const translate = useTranslate();
@@ -434,13 +445,14 @@ function UploadToContract({ contract, onDone }: { contract: Contract; onDone: ()
   const input = useRef<HTMLInputElement>(null);
   const types = (getModel('documents').fields.find((field) => field.name === 'documentType')
     ?.enumValues ?? []) as string[];
-  const [type, setType] = useState(
-    contract.productGroup === 'health' ? 'advice_protocol' : 'policy',
-  );
+  const [type, setType] = useState(contract.productGroup === 'health' ? ADVICE_PROTOCOL : 'policy');
+  // An advice protocol counts only when signed: its signing day, today by default.
+  const [signedOn, setSignedOn] = useState(() => dayjs().format(SERVER_DATE_FORMAT));
   const [progress, setProgress] = useState<number | null>(null);
   const upload = async (file: File) => {
     const form = new FormData();
     form.append('document_type', type);
+    if (type === ADVICE_PROTOCOL && signedOn) form.append('signed_on', signedOn);
     form.append('document_related_to', 'contract');
     form.append('contract_id', String(contract.id));
     form.append('file', file);
@@ -479,6 +491,15 @@ function UploadToContract({ contract, onDone }: { contract: Contract; onDone: ()
           </MenuItem>
         ))}
       </TextField>
+      {type === ADVICE_PROTOCOL ? (
+        <DateFilterField
+          label={translate(fieldLabelKey('documents', 'signedOn'))}
+          value={signedOn}
+          onChange={setSignedOn}
+          testId="contract-document-signed-on"
+          sx={{ width: 170 }}
+        />
+      ) : null}
       <input
         ref={input}
         type="file"
@@ -580,6 +601,13 @@ function DocumentsSection() {
                   {document.documentType
                     ? translate(enumKey('documentType', document.documentType))
                     : null}
+                  {document.signedOn ? (
+                    <Typography variant="body2" color="text.secondary" data-testid="signed-on">
+                      {translate('app.customers.documents.signedOn', {
+                        date: formatDate(document.signedOn, locale),
+                      })}
+                    </Typography>
+                  ) : null}
                 </TableCell>
                 <TableCell>{formatDateTime(document.createdAt, locale)}</TableCell>
                 <TableCell align="right">
@@ -654,6 +682,7 @@ function Header() {
               size="small"
               color="warning"
               label={translate('app.contracts.protocolMissing')}
+              title={translate('app.contracts.protocolMissingHint')}
               data-testid="protocol-missing"
             />
           ) : null}
