@@ -3,7 +3,8 @@
  * customer) → the appointment in the list and the calendar → feedback with a reminder, a
  * follow-up and a photo (a reminder due in the past refused beside its input first) → the reminder,
  * the follow-up and the photo exist through the API, the photo shows on the appointment's page
- * (full size on a click) and can be removed there; dragging an appointment in the calendar moves it (one update,
+ * (full size on a click) and can be removed there; the reminder, due today, is on the
+ * consultant's worklist (dashboard, reminders due) and resolved there in one click; dragging an appointment in the calendar moves it (one update,
  * checked through the API), and a drag based on a stale version goes back with the conflict
  * message. With SHOTS=<folder>, screenshots at 1366×768.
  */
@@ -228,7 +229,8 @@ test('book an appointment for a customer, find it, give feedback with a reminder
   ).not.toHaveCount(0);
   // Nothing was written.
   expect((await api<Row>(request, token, 'GET', `appointments/${id}`)).feedback_id).toBeNull();
-  await typeInto(page, 'reminder.dueDate', typed(swissDay(1)));
+  // Due today: it is on the consultant's worklist at once (checked at the end).
+  await typeInto(page, 'reminder.dueDate', typed(swissDay(0)));
   await dialog.getByTestId('feedback-save').click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('appointment-section-feedback')).toBeVisible();
@@ -271,9 +273,10 @@ test('book an appointment for a customer, find it, give feedback with a reminder
   );
   expect(reminder).toMatchObject({
     subject: `Offerte senden ${stamp}`,
-    due_date: swissDay(1),
+    due_date: swissDay(0),
     status: 'open',
     client_id: customer.id,
+    user_id: consultant.id,
   });
   const followUp = await api<Row>(
     request,
@@ -306,6 +309,30 @@ test('book an appointment for a customer, find it, give feedback with a reminder
   await page.getByTestId('feedback-follow-up-link').click();
   await expect(page).toHaveURL(new RegExp(`/admin/appointments/${String(followUp.id)}$`));
   await expect(page.getByTestId('appointment-previous')).toBeVisible();
+
+  // The consultant's worklist: the reminder due today counts among the reminders due on the
+  // dashboard; the section's list (open, due up to today, mine) finds it, resolved in one click.
+  await page.evaluate(() => localStorage.clear());
+  await login(page, CONSULTANT);
+  await page.goto('/consultant');
+  const due = page.getByTestId('dashboard-reminders_due');
+  await expect(due).toBeVisible();
+  await expect(due.getByTestId('dashboard-reminders_due-total')).toHaveText(/[1-9]/);
+  await page.goto(
+    `/consultant/reminders?filter=${encodeURIComponent(JSON.stringify({ q: stamp, status: 'open' }))}`,
+  );
+  const reminderList = page.getByTestId('reminder-list');
+  await expect(reminderList).toContainText(`Offerte senden ${stamp}`);
+  await shot(page, 'consultant-reminders-due');
+  await page.getByTestId(`reminder-resolved-${String(reminder.id)}`).click();
+  await expect
+    .poll(
+      async () =>
+        (await api<Row>(request, token, 'GET', `reminders/${String(reminder.id)}`)).status,
+    )
+    .toBe('resolved');
+  // It leaves the open list (here the list's last row: the list then says it found none).
+  await expect(page.getByText(`Offerte senden ${stamp}`)).toHaveCount(0);
 });
 
 /** The calendar's slot row of a time ('13:00:00') in the day view. */

@@ -179,12 +179,17 @@ test('closures (health with supplementary insurances, P&C with coverage lines) a
   // A health closure without a signed advice protocol is marked; uploading one to it clears that.
   await expect(page.getByTestId('protocol-missing')).toBeVisible();
   await expect(page.locator('input[name="uploadDocumentType"]')).toHaveValue('advice_protocol');
+  // Its signing day (today by default) is sent with it: only a signed protocol counts.
+  await expect(page.getByTestId('contract-document-signed-on')).not.toHaveValue('');
   await page.getByTestId('contract-document-file').setInputFiles({
     name: 'beratungsprotokoll.pdf',
     mimeType: 'application/pdf',
     buffer: PDF,
   });
   await expect(page.getByTestId('contract-documents')).toContainText('beratungsprotokoll');
+  await expect(page.getByTestId('contract-documents').getByTestId('signed-on')).toContainText(
+    'Unterschrieben am',
+  );
   await expect(page.getByTestId('protocol-missing')).toHaveCount(0);
   const health = await api<Row>(request, token, 'GET', `contracts/${healthId}`);
   expect(health).toMatchObject({
