@@ -78,9 +78,21 @@ export const hasMarkers = (markers: Markers): boolean =>
 const MAX_DEPTH = 6;
 const FALSE = sql<SqlBool>`false`;
 
+const anyOf = (branches: RawBuilder<SqlBool>[]): RawBuilder<SqlBool> =>
+  branches.length === 1 ? branches[0] : sql<SqlBool>`(${sql.join(branches, sql` or `)})`;
+
 /**
  * The visibility of `model`'s records as SQL, or undefined when the principal sees them all.
- * `alias` qualifies the columns (used inside the subqueries of x-owner-via).
+ * `alias` qualifies the columns (the subqueries of x-owner-via; at the top the table's own name).
+ *
+ * An x-owner-via branch is a correlated `exists (select 1 from <target> vN where vN.id = <column>
+ * and <target's condition>)`, not `<column> in (select id from <target> where …)`: beside the
+ * record's own branches (`consultant_id = me or …`) PostgreSQL cannot turn either into a join, and
+ * the `in` form is always a hashed subplan, which reads every record of the target the principal
+ * sees before the first row is tested (a consultant's 40,000 customers: 12–14 ms, for a single
+ * record read by id as much as for a list). The `exists` form lets the planner choose per query:
+ * probing the target by its primary key for each row tested (few rows: one record, a page), or the
+ * same hashed subplan (many rows). Alone (no other branch) both are the same semi-join.
  */
 function condition(
   model: ResourceModel,
@@ -110,15 +122,122 @@ function condition(
       branches.push(sql<SqlBool>`${column(field)} is not null`);
       continue;
     }
+    // Qualified even at the top: unqualified, a column of the target with the same name would
+    // be taken instead.
+    const outer = sql.ref(`${alias ?? model.table}.${field.column}`);
     branches.push(
-      sql<SqlBool>`${column(field)} in (select ${sql.ref(`${inner}.id`)} from ${sql.table(
-        target.table,
-      )} as ${sql.id(inner)} where ${targetCondition})`,
+      sql<SqlBool>`exists (select 1 from ${sql.table(target.table)} as ${sql.id(inner)} where ${sql.ref(
+        `${inner}.id`,
+      )} = ${outer} and ${targetCondition})`,
     );
   }
   if (branches.length === 0) return FALSE;
-  if (branches.length === 1) return branches[0];
-  return sql<SqlBool>`(${sql.join(branches, sql` or `)})`;
+  return anyOf(branches);
+}
+
+/**
+ * The visibility of a model's records as joins, for lists (`visibleRecords`): branches on the
+ * record's own columns (`own`: x-owner, x-sub-broker, a via reference to records all visible) and
+ * branches through referenced records (`via`), each of those a left join of the referenced record
+ * on its primary key (at most one row, so no row is repeated) and a condition on its columns.
+ * 'all': no restriction; 'none': nothing visible.
+ */
+interface JoinedScope {
+  /** `left join <table> as vN on vN.id = <alias>.<column> [and <its own branches>]`, in order. */
+  joins: RawBuilder<unknown>[];
+  own: RawBuilder<SqlBool>[];
+  via: RawBuilder<SqlBool>[];
+}
+
+function joinedScope(
+  model: ResourceModel,
+  models: ResourceModel[],
+  principal: Principal | undefined,
+  alias: string,
+  path: string[],
+  aliases: { count: number },
+): JoinedScope | 'all' | 'none' {
+  const mode = visibilityModeOf(principal);
+  const markers = markersOf(model);
+  if (mode === 'all' || !hasMarkers(markers)) return 'all';
+  if (mode === 'none' || !principal || path.length > MAX_DEPTH) return 'none';
+  const column = (field: FieldModel) => sql.ref(`${alias}.${field.column}`);
+  const scope: JoinedScope = { joins: [], own: [], via: [] };
+  if (markers.owner) scope.own.push(sql<SqlBool>`${column(markers.owner)} = ${principal.id}`);
+  if (mode === 'sub-broker' && markers.subBroker) {
+    scope.own.push(sql<SqlBool>`${column(markers.subBroker)} = ${principal.subBrokerId}`);
+  }
+  for (const field of markers.via) {
+    const target = models.find((candidate) => candidate.name === field.reference);
+    if (!target || path.includes(target.name)) continue;
+    aliases.count += 1;
+    const inner = `gscrm_v${aliases.count}`;
+    const joined = joinedScope(target, models, principal, inner, [...path, target.name], aliases);
+    if (joined === 'none') continue;
+    if (joined === 'all') {
+      scope.own.push(sql<SqlBool>`${column(field)} is not null`);
+      continue;
+    }
+    const on = sql<SqlBool>`${sql.ref(`${inner}.id`)} = ${column(field)}`;
+    const joinedTable = sql`${sql.table(target.table)} as ${sql.id(inner)}`;
+    const visible = anyOf([...joined.own, ...joined.via]);
+    if (joined.via.length === 0) {
+      // The target's own columns decide: joined only when visible, so a hash join of them reads
+      // only those (a consultant's customers, not all of them).
+      scope.joins.push(sql`left join ${joinedTable} on ${on} and ${visible}`);
+    } else {
+      scope.joins.push(sql`left join ${joinedTable} on ${on}`, ...joined.joins);
+    }
+    // The condition itself (not `vN.id is not null`): the planner estimates its selectivity from
+    // the target's statistics (a consultant's share of the customers), not as "always".
+    scope.via.push(visible);
+  }
+  if (scope.own.length + scope.via.length === 0) return 'none';
+  return scope;
+}
+
+/**
+ * The records of a model the principal sees, as derived tables for a list's FROM (aliased as the
+ * model's table, so the list's conditions, sort and paging apply unchanged), when the
+ * visibility has x-owner-via branches; undefined otherwise (no restriction, or only the record's
+ * own columns: the where-condition of visibilityScope is as good).
+ *
+ * `all`: `(select t.* from t left join <target> vN on … where <own> or <via>)`. Unlike the
+ * `exists` of the condition, the planner costs the join with the list's LIMIT: a page walks the
+ * sort index and probes the few targets it needs, or hashes the target's visible records when
+ * they are few (docs/ARCHITECTURE.md, Lists at any size).
+ *
+ * `parts`, when there are both kinds of branches: the same records as two disjoint sets, for a
+ * capped count (`union all … limit cap`): first those of the record's own columns (`t where <own>`,
+ * read from their indexes — a consultant's appointments from `(consultant_id, …)`), then the others
+ * (`<own> is not true and <via>`), counted only when the first set does not reach the cap.
+ */
+export interface VisibleRecords {
+  all: RawBuilder<unknown>;
+  parts?: [RawBuilder<unknown>, RawBuilder<unknown>];
+}
+
+export function visibleRecords(
+  model: ResourceModel,
+  models: ResourceModel[],
+  principal: Principal | undefined,
+): VisibleRecords | undefined {
+  const joined = joinedScope(model, models, principal, model.table, [model.name], { count: 0 });
+  if (joined === 'all' || joined === 'none' || joined.via.length === 0) return undefined;
+  const table = sql.table(model.table);
+  const columns = sql`${table}.*`;
+  const joins = sql.join(joined.joins, sql` `);
+  const select = (where: RawBuilder<SqlBool>, join = true) =>
+    join
+      ? sql`(select ${columns} from ${table} ${joins} where ${where})`
+      : sql`(select ${columns} from ${table} where ${where})`;
+  const via = anyOf(joined.via);
+  if (joined.own.length === 0) return { all: select(via) };
+  const own = anyOf(joined.own);
+  return {
+    all: select(anyOf([...joined.own, ...joined.via])),
+    parts: [select(own, false), select(sql<SqlBool>`(${own}) is not true and ${via}`)],
+  };
 }
 
 /** The principal's visibility of a model's records, as a scope condition (undefined: all). */

@@ -24,7 +24,7 @@ import {
   type ResourceModel,
 } from '../../src/schema/model.ts';
 import { recordScope } from '../access/scope.ts';
-import { enforceOwnership, visibilityScope } from '../access/visibility.ts';
+import { enforceOwnership, visibilityScope, visibleRecords } from '../access/visibility.ts';
 import type { DB } from '../db/index.ts';
 import { type ResourceRow, type ResourceTables, resourceDb } from '../db/resource.ts';
 import { assertNoErrors, notFound } from '../http/errors.ts';
@@ -362,17 +362,30 @@ function resourceRoutes(
         expressionBuilder<ResourceTables, string>(),
         extras,
       );
-      const scope = isRestricted(context) ? scopeOf(context) : undefined;
-      const whole = filters.length === 0 && !scope;
+      // The principal's visibility through referenced records (x-owner-via) comes as the list's
+      // FROM: the visible records as a derived table with the references joined, which the
+      // planner costs with the page's LIMIT (server/access/visibility.ts, visibleRecords). Else,
+      // and for the resource's own scope hook, a where-condition.
+      const visible = visibleRecords(model, app.models, request.principal);
+      const scope = visible
+        ? hooks().scope?.(context)
+        : isRestricted(context)
+          ? scopeOf(context)
+          : undefined;
+      const whole = filters.length === 0 && !scope && !visible;
       const resources = resourceDb(db);
-      const matching = () => {
-        const from = resources.selectFrom(model.table);
+      const matching = (records = visible?.all) => {
+        const from = records
+          ? resources.selectFrom(records.as(model.table))
+          : resources.selectFrom(model.table);
         if (whole) return from;
         return from.where((eb) => {
           const conditions = filterConditions(model, query, eb, extras);
           return eb.and(scope ? [...conditions, scope(eb)] : conditions);
         });
       };
+      // Counted in disjoint parts when the visibility has some (the records' own columns first).
+      const counting = () => visible?.parts?.map((part) => matching(part)) ?? matching();
       const { keys, direction, reference } = sortOf(
         query,
         labelLanguage(request.principal?.language),
@@ -429,7 +442,7 @@ function resourceRoutes(
             : async (limit, offset, cap) => {
                 if (offset >= DEFERRED_JOIN_FROM)
                   return { rows: await rows(limit, offset), count: undefined };
-                const total = countQuery(resources, matching(), cap);
+                const total = countQuery(resources, counting(), cap);
                 return takeCount(
                   await ordered(matching().selectAll().select(total.as(PAGE_TOTAL)))
                     .limit(limit)
@@ -439,7 +452,7 @@ function resourceRoutes(
               },
         count: async (cap) => {
           if (whole && wholeCount && wholeCount.until > Date.now()) return wholeCount.count;
-          const count = await countAtMost(resources, matching())(cap);
+          const count = await countAtMost(resources, counting())(cap);
           if (whole) {
             wholeCount = count >= cap ? { count, until: Date.now() + WHOLE_COUNT_TTL } : undefined;
           }

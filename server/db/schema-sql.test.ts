@@ -167,6 +167,24 @@ describe('list indexes (docs/ARCHITECTURE.md, Lists at any size)', () => {
     );
   });
 
+  it('carries the visibility columns in the default order’s index when owner and via both decide', () => {
+    const visits = schema('visits', {
+      ownerId: { type: 'integer', 'x-reference': 'things', 'x-owner': true },
+      personId: { type: 'integer', 'x-reference': 'people', 'x-owner-via': true },
+      day: { type: 'string', format: 'date' },
+    });
+    visits['x-resource'] = { defaultSort: { field: 'day', order: 'DESC' } };
+    const own = snapshot(visits).tables.visits.indexes;
+    expect(own.visits_day_idx).toBe(
+      'create index if not exists "visits_day_idx" on "visits" ("day", "id") include ("owner_id", "person_id")',
+    );
+    expect(own.visits_created_at_idx).toBe(
+      'create index if not exists "visits_created_at_idx" on "visits" ("created_at", "id")',
+    );
+    // An owner alone (its own index serves): no columns carried.
+    expect(indexes.people_created_at_idx).not.toContain('include');
+  });
+
   it('gives every searched text field a trigram index on its folded value', () => {
     expect(indexes.people_last_name_fold_trgm_idx).toBe(
       'create index if not exists "people_last_name_fold_trgm_idx" on "people" using gin (gscrm_fold("last_name") gin_trgm_ops)',

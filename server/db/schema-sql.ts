@@ -180,6 +180,23 @@ export function tableModel(model: ResourceModel): TableModel {
     defaultSort && defaultSort !== owner && sortIndexed(defaultSort)
       ? defaultSort.column
       : undefined;
+  // A record visible through its own columns or through a referenced one (x-owner or
+  // x-sub-broker beside x-owner-via: a consultant's appointments, and those of their customers)
+  // has its default order's index carry those columns: the capped count of such a list over a
+  // range of that order (a calendar's week) reads the rows not the principal's own from the index
+  // alone, to probe their referenced record (server/access/visibility.ts, visibleRecords).
+  const scalarMarker = (field: FieldModel, marker: string) =>
+    Boolean(field.schema[marker]) && (field.kind === 'reference' || field.kind === 'integer');
+  const ownMarked = model.fields.filter(
+    (field) => scalarMarker(field, 'x-owner') || scalarMarker(field, 'x-sub-broker'),
+  );
+  const viaMarked = model.fields.filter(
+    (field) => field.schema['x-owner-via'] && field.kind === 'reference',
+  );
+  const visibilityColumns =
+    ownMarked.length > 0 && viaMarked.length > 0
+      ? [...ownMarked, ...viaMarked].map((field) => field.column)
+      : [];
   for (const field of model.fields) {
     const type = columnType(field);
     if (field.name === 'id') {
@@ -205,9 +222,11 @@ export function tableModel(model: ResourceModel): TableModel {
     };
     // `if not exists`: a hand-written index of the same name and purpose may be there already
     // (e.g. customers_created_at_idx, migration 0010).
-    const sortIndex = (suffix: string, columns: string[]) => {
+    const sortIndex = (suffix: string, columns: string[], include: string[] = []) => {
       indexes[`${name}_${suffix}`] =
-        `create index if not exists ${q(`${name}_${suffix}`)} on ${q(model.table)} (${columns.map(q).join(', ')})`;
+        `create index if not exists ${q(`${name}_${suffix}`)} on ${q(model.table)} (${columns.map(q).join(', ')})${
+          include.length > 0 ? ` include (${include.map(q).join(', ')})` : ''
+        }`;
     };
     if (field.schema['x-unique']) {
       index('key', `(${q(field.column)})`, true);
@@ -216,7 +235,7 @@ export function tableModel(model: ResourceModel): TableModel {
     } else if (sortIndexed(field) || (field.kind === 'reference' && field.sortable)) {
       // A sortable reference: the rows of each referenced record in id order, as the list sorted
       // by the referenced label reads them (server/crud/reference-sort.ts).
-      sortIndex('idx', [field.column, 'id']);
+      sortIndex('idx', [field.column, 'id'], field === defaultSort ? visibilityColumns : []);
     } else if (field.schema['x-index'] || field.kind === 'reference' || field.filter) {
       index('idx', `(${q(field.column)})`);
     }

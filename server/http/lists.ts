@@ -185,13 +185,14 @@ export async function pageAnswer<T>(
 /**
  * `count(cap)` of a PageSource: how many rows `from` selects, counting no further than `cap`
  * (`select count(*) from (select 1 … limit cap)`; without a cap, all of them). `from`: the list's
- * query with its joins and conditions, without select, order or paging.
+ * query with its joins and conditions, without select, order or paging — or the same rows as
+ * disjoint parts (see countQuery).
  */
 export function countAtMost(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table, any query
   db: Kysely<any>,
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table, any query
-  from: SelectQueryBuilder<any, any, any>,
+  from: SelectQueryBuilder<any, any, any> | SelectQueryBuilder<any, any, any>[],
 ): (cap?: number) => Promise<number> {
   return async (cap) => {
     const row = await countQuery(db, from, cap).executeTakeFirstOrThrow();
@@ -199,15 +200,24 @@ export function countAtMost(
   };
 }
 
-/** `select count(*) as total from (select 1 … limit cap)`: countAtMost's statement. */
+/**
+ * `select count(*) as total from (select 1 … limit cap)`: countAtMost's statement. Several
+ * queries are disjoint parts of the rows, counted in their order (`select 1 from a union all
+ * select 1 from b limit cap`): a part read cheaply from an index first, and the next ones are
+ * never read when it alone reaches the cap (a consultant's own appointments before those of
+ * their customers; server/access/visibility.ts, visibleRecords).
+ */
 export function countQuery(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table, any query
   db: Kysely<any>,
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table, any query
-  from: SelectQueryBuilder<any, any, any>,
+  from: SelectQueryBuilder<any, any, any> | SelectQueryBuilder<any, any, any>[],
   cap?: number,
 ) {
-  const rows = from.select(sql<number>`1`.as('one'));
+  const parts = (Array.isArray(from) ? from : [from]).map((part) =>
+    part.select(sql<number>`1`.as('one')),
+  );
+  const rows = parts.slice(1).reduce((all, part) => all.unionAll(part), parts[0]);
   return db
     .selectFrom((cap === undefined ? rows : rows.limit(cap)).as('capped'))
     .select(COUNT_TOTAL);
