@@ -17,6 +17,7 @@ import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
 import { SWISS_TIME_ZONE } from '../../src/schema/appointments.ts';
 import { addError, type FieldErrors, issue } from '../http/errors.ts';
+import { swissToday } from '../../src/schema/swiss-time.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -60,7 +61,7 @@ export function swissInstant(date: string, time: string): number {
 }
 
 /** The Swiss local date today (or of `now`). */
-export const swissToday = (now: number = Date.now()): string => swissParts(now).date;
+export { swissToday };
 
 /** All five fields from two instants. */
 export function timesOf(start: number, end: number): AppointmentTimes {

@@ -30,13 +30,13 @@ import {
   nextDeadline,
   OTHER_COLUMN,
 } from './coverage-rules.ts';
+import { swissToday } from '../../src/schema/swiss-time.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
 
 /** Today in Switzerland (YYYY-MM-DD): whether a contract has ended, ages and deadlines. */
-export const swissToday = (now = new Date()): string =>
-  dayjs(now).tz('Europe/Zurich').format('YYYY-MM-DD');
+export { swissToday };
 
 const nullable = (type: string) => ({ type: [type, 'null'] });
 

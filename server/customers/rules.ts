@@ -18,6 +18,7 @@
 import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
 import { addError, type ErrorIssue, type FieldErrors, issue } from '../http/errors.ts';
+import { swissToday } from '../../src/schema/swiss-time.ts';
 
 export type { FieldErrors } from '../http/errors.ts';
 
@@ -27,14 +28,7 @@ export const SWISS_ZIP = /^[1-9][0-9]{3}$/;
 export const EARLIEST_BIRTH_DATE = '1900-01-01';
 
 /** Today in Switzerland as YYYY-MM-DD (dates on the wire are plain dates). */
-export function swissToday(now = new Date()): string {
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone: 'Europe/Zurich',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
-}
+export { swissToday };
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;

@@ -84,7 +84,7 @@ export const canMoveReminder = (from: string, to: string): boolean =>
 export const REMINDER_DEFAULT_TIME = '08:00';
 
 /** Swiss local time, in which dates and times of appointments and reminders are meant. */
-export const SWISS_TIME_ZONE = 'Europe/Zurich';
+export { SWISS_TIME_ZONE } from './swiss-time.ts';
 
 /** Lead time of the renewal and termination reminders, in days, unless configured. */
 export const DEFAULT_DEADLINE_LEAD_DAYS = 60;

@@ -12,6 +12,7 @@ import {
   type ReminderStatus,
   SWISS_TIME_ZONE,
 } from '../../schema/appointments.ts';
+import { swissToday } from '../../schema/swiss-time.ts';
 
 export type Reminder = ApiRecord<'reminders'>;
 
@@ -29,10 +30,7 @@ function swissParts(now: Date): Record<string, string> {
 }
 
 /** Today in Switzerland as YYYY-MM-DD. */
-export function swissToday(now = new Date()): string {
-  const parts = swissParts(now);
-  return `${parts.year}-${parts.month}-${parts.day}`;
-}
+export { swissToday };
 
 /** The time of day in Switzerland as HH:mm. */
 export function swissTime(now = new Date()): string {
