@@ -23,6 +23,8 @@ async function removeStored(key: unknown): Promise<void> {
  * none — no reminders. Subqueries on reminders' (client_id) and (status) indexes.
  */
 function openIssueCondition(value: unknown): ScopeCondition | undefined {
+  // Most lists have no such filter: nothing to build (not even today's date).
+  if (!(OPEN_ISSUE_FILTERS as readonly unknown[]).includes(value)) return undefined;
   const id = sql.ref('customers.id');
   const today = swissToday();
   const openDue = sql`select r.client_id from reminders r where r.status = 'open' and r.due_date <= ${today}::date and r.client_id is not null`;
