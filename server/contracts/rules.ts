@@ -30,9 +30,9 @@ import { type ErrorIssue, type FieldErrors, addError, issue } from '../http/erro
 import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
 import { dateText, swissToday } from '../customers/rules.ts';
+import { PAYMENTS_PER_YEAR } from '../../src/schema/figures.ts';
 import type { ProductGroup } from './catalogue.ts';
 
-/** Health "basic + supplementary": its lines may name sub-products of basic (1) and supplementary (2). */
 /**
  * Plausibility bounds of a contract's premium (CHF): at most MAX_ANNUAL_PREMIUM a year (per
  * payment: that divided by the payments a year), a single premium at most MAX_SINGLE_PREMIUM.
@@ -40,13 +40,8 @@ import type { ProductGroup } from './catalogue.ts';
  */
 export const MAX_ANNUAL_PREMIUM = 1_000_000;
 export const MAX_SINGLE_PREMIUM = 5_000_000;
-const PAYMENTS_A_YEAR: Record<string, number | undefined> = {
-  monthly: 12,
-  quarterly: 4,
-  semi_annual: 2,
-  annual: 1,
-};
 
+/** Health "basic + supplementary": its lines may name sub-products of basic (1) and supplementary (2). */
 export const HEALTH_BUNDLE_PRODUCT_ID = 3;
 export const HEALTH_BUNDLE_PARTS = [1, 2] as const;
 
@@ -254,11 +249,10 @@ export async function contractErrors(
   const premium = objectOf(record.insurance).premium;
   if (typeof premium === 'number') {
     const cycle = String(record.payment_cycle ?? 'monthly');
-    const perYear = PAYMENTS_A_YEAR[cycle];
+    // A single premium (0 payments a year) or an unknown cycle (the schema's to refuse).
+    const perYear = (PAYMENTS_PER_YEAR as Record<string, number | undefined>)[cycle] ?? 0;
     const limit =
-      perYear === undefined
-        ? MAX_SINGLE_PREMIUM
-        : Math.floor((MAX_ANNUAL_PREMIUM / perYear) * 100) / 100;
+      perYear === 0 ? MAX_SINGLE_PREMIUM : Math.floor((MAX_ANNUAL_PREMIUM / perYear) * 100) / 100;
     if (premium > limit) add('insurance.premium', issue('maximum', { limit }));
   }
 
