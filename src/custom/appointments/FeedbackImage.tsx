@@ -150,6 +150,50 @@ function Picture({
  * The dialog's photo: choose one (a phone offers its camera or gallery), see it, choose another or
  * drop it. Only a photo of the accepted kinds is kept; the server checks the content again.
  */
+/** "Add photo" / "Replace photo" and, when there is one, "Remove" (the dialog's and the page's). */
+function ImageButtons({
+  has,
+  disabled,
+  onChoose,
+  onRemove,
+  testIds,
+}: {
+  has: boolean;
+  disabled: boolean;
+  onChoose: () => void;
+  onRemove: () => void;
+  /** data-testid of the choose and the remove button. */
+  testIds: [string, string];
+}) {
+  const translate = useTranslate();
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+      <MuiButton
+        size="small"
+        variant="outlined"
+        startIcon={<AddAPhotoIcon />}
+        onClick={onChoose}
+        disabled={disabled}
+        data-testid={testIds[0]}
+      >
+        {translate(text(has ? 'replace' : 'add'))}
+      </MuiButton>
+      {has ? (
+        <MuiButton
+          size="small"
+          color="inherit"
+          startIcon={<DeleteIcon />}
+          onClick={onRemove}
+          disabled={disabled}
+          data-testid={testIds[1]}
+        >
+          {translate(text('remove'))}
+        </MuiButton>
+      ) : null}
+    </Stack>
+  );
+}
+
 export function FeedbackImagePicker({
   file,
   onChange,
@@ -184,30 +228,13 @@ export function FeedbackImagePicker({
           <Picture key={url} url={url} name={file.name} size={96} testId="feedback-image-preview" />
         ) : null}
         <Stack spacing={0.5} sx={{ minWidth: 0 }}>
-          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-            <MuiButton
-              size="small"
-              variant="outlined"
-              startIcon={<AddAPhotoIcon />}
-              onClick={() => input.current?.click()}
-              disabled={progress !== null && progress !== undefined}
-              data-testid="feedback-image-choose"
-            >
-              {translate(text(file ? 'replace' : 'add'))}
-            </MuiButton>
-            {file ? (
-              <MuiButton
-                size="small"
-                color="inherit"
-                startIcon={<DeleteIcon />}
-                onClick={() => pick(null)}
-                disabled={progress !== null && progress !== undefined}
-                data-testid="feedback-image-clear"
-              >
-                {translate(text('remove'))}
-              </MuiButton>
-            ) : null}
-          </Stack>
+          <ImageButtons
+            has={Boolean(file)}
+            disabled={progress !== null && progress !== undefined}
+            onChoose={() => input.current?.click()}
+            onRemove={() => pick(null)}
+            testIds={['feedback-image-choose', 'feedback-image-clear']}
+          />
           <Typography
             variant="caption"
             color={wrong ? 'error' : 'text.secondary'}
@@ -378,30 +405,13 @@ export function FeedbackImage({ feedback, editable }: { feedback: Feedback; edit
       >
         {shown}
         {editable ? (
-          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-            <MuiButton
-              size="small"
-              variant="outlined"
-              startIcon={<AddAPhotoIcon />}
-              onClick={() => input.current?.click()}
-              disabled={busy}
-              data-testid="feedback-image-replace"
-            >
-              {translate(text(key ? 'replace' : 'add'))}
-            </MuiButton>
-            {key ? (
-              <MuiButton
-                size="small"
-                color="inherit"
-                startIcon={<DeleteIcon />}
-                onClick={() => setConfirming(true)}
-                disabled={busy}
-                data-testid="feedback-image-remove"
-              >
-                {translate(text('remove'))}
-              </MuiButton>
-            ) : null}
-          </Stack>
+          <ImageButtons
+            has={Boolean(key)}
+            disabled={busy}
+            onChoose={() => input.current?.click()}
+            onRemove={() => setConfirming(true)}
+            testIds={['feedback-image-replace', 'feedback-image-remove']}
+          />
         ) : null}
       </Stack>
       {busy ? (
