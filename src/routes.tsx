@@ -16,6 +16,7 @@
  */
 import type { SvgIconComponent } from '@mui/icons-material';
 import AssignmentIcon from '@mui/icons-material/Assignment';
+import BlockIcon from '@mui/icons-material/Block';
 import BusinessIcon from '@mui/icons-material/Business';
 import CampaignIcon from '@mui/icons-material/Campaign';
 import DashboardIcon from '@mui/icons-material/Dashboard';
@@ -147,12 +148,8 @@ export const ROUTES: RouteEntry[] = [
   ...crud('customers', { group: 'sales', label: 'app.menu.customers', icon: PeopleIcon }),
   // CSV import of customers (back office; the spec shows no screen for it, the list links here).
   { path: 'customers/import', areas: ADMIN, page: CustomerImport },
-  {
-    path: 'leads',
-    areas: BOTH,
-    coming: 'leads',
-    menu: { group: 'sales', label: 'app.menu.leads', icon: ViewKanbanIcon },
-  },
+  // Leads (src/custom/leads/): the board or the list by the leadsView preference.
+  ...crud('leads', { group: 'sales', label: 'app.menu.leads', icon: ViewKanbanIcon }),
   // Appointments (src/custom/appointments/): calendar or list, booking, feedback.
   ...crud('appointments', { group: 'sales', label: 'app.menu.appointments', icon: EventIcon }),
   ...crud('reminders', { group: 'sales', label: 'app.menu.reminders', icon: AlarmIcon }),
@@ -234,6 +231,11 @@ export const ROUTES: RouteEntry[] = [
   // Reference data
   ...crud('companies', { group: 'reference', label: 'app.menu.companies', icon: BusinessIcon }),
   ...crud('lead-sources', { group: 'reference', label: 'app.menu.leadSources', icon: SourceIcon }),
+  ...crud('blacklist-entries', {
+    group: 'reference',
+    label: 'app.menu.blacklist',
+    icon: BlockIcon,
+  }),
   ...crud('products', {
     group: 'reference',
     label: 'app.menu.products',

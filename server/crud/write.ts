@@ -156,6 +156,7 @@ interface PgError {
   code?: string;
   constraint?: string;
   table?: string;
+  column?: string;
 }
 
 /** Maps constraint violations to answers that name the field. */
@@ -170,6 +171,10 @@ export function translateDbError(model: ResourceModel, error: unknown): never {
     throw validationError({
       [field?.column ?? column ?? '_']: [issue('unique')],
     });
+  }
+  // 23502 not_null_violation: a column the database requires (a hand-written `not null`).
+  if (pgError.code === '23502' && pgError.table === model.table && pgError.column) {
+    throw validationError({ [pgError.column]: [issue('required')] });
   }
   // 23503 foreign_key_violation, 23001 restrict_violation (ON DELETE RESTRICT)
   if (pgError.code === '23503' || pgError.code === '23001') {

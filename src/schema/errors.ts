@@ -129,6 +129,17 @@ export const ERROR_TEXTS = {
   notAMatch: 'is not a customer this row looks like: {{id}}',
   customerGone: 'customer {{id}} no longer exists',
 
+  // Leads (server/leads/).
+  leadCloseStatusRequired: 'is required to close a lead',
+  leadCloseStatusOpen: 'is set only on a closed lead',
+  leadAppointmentNeeded: "is set by booking the appointment from the lead (appointments' leadId)",
+  staleBoardPosition: 'lead {{id}} is no longer in this column: the board has changed, reload it',
+  leadSourceHidden: 'is a lead source your role may not see',
+  blacklisted: 'is on the blacklist (do not contact): {{value}}',
+  leadClosed: 'lead {{id}} is closed: reopen it first',
+  leadNoPerson: 'a lead needs a last name, a company name or a customer',
+  leadConverted: 'lead {{id}} already has a customer',
+
   // Files.
   fileEmpty: 'The file is empty.',
   fileType: 'This type of file is not accepted ({{type}}). Allowed: {{allowed}}.',

@@ -2,7 +2,8 @@
  * Translation keys of everything a schema names (the convention of docs/ARCHITECTURE.md §i18n):
  *   resources.<resource>.name        (plural forms: name_one / name_other)
  *   resources.<resource>.fields.<field>[.<child>]   (an object field's own label: <field>._label)
- *   enums.<enum>.<value>             (x-enum, default "<resource>.<field>")
+ *   enums.<enum>.<value>             (x-enum, default "<resource>.<field>"; a space in the value is
+ *                                     an underscore in the key: `enums.leadStatus.not_reached`)
  *   <x-translate>.<value>            (values that are keys themselves, e.g. products.<key>)
  */
 
@@ -13,7 +14,7 @@ export const fieldLabelKey = (resource: string, path: string): string =>
 export const objectLabelKey = (resource: string, path: string): string =>
   `${fieldLabelKey(resource, path)}._label`;
 export const enumKey = (enumName: string, value: unknown): string =>
-  `enums.${enumName}.${String(value)}`;
+  `enums.${enumName}.${String(value).replaceAll(' ', '_')}`;
 
 /** Every translation key a resource's schema uses (for the completeness checks). */
 export function schemaKeys(model: ResourceModel): string[] {

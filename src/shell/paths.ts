@@ -36,12 +36,16 @@ export const RESOURCE_PATHS = {
   reminders: { areas: BOTH },
   // The spec names only the list (calendar or list); create, show and edit are ours, in both areas.
   appointments: { areas: BOTH },
+  // The board or list (by the leadsView preference) at `leads`; create, show and edit are ours.
+  leads: { areas: BOTH },
   // Lists and show pages in both areas; edit and create are admin pages of the route table
   // (closures and non-closures apart, see contractRoute).
   contracts: { areas: BOTH, kinds: ['list', 'show'] },
   'commission-rules': { areas: ADMIN, kinds: NO_SHOW, permission: 'manage-commission-rules' },
   companies: { areas: ADMIN, kinds: NO_SHOW },
   'lead-sources': { areas: ADMIN, kinds: NO_SHOW },
+  // Not in the spec: the back office's list of people not to contact (issue 16).
+  'blacklist-entries': { areas: ADMIN, kinds: NO_SHOW },
   products: { areas: ADMIN },
   'sub-products': { areas: ADMIN },
   'sub-product-variants': { areas: ADMIN },

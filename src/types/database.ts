@@ -65,6 +65,7 @@ export interface AppointmentsTable {
   previous_appointment_id: number | null;
   feedback_notified_at: Timestamp | null;
   search_document: GeneratedAlways<string | null>;
+  lead_id: number | null;
 }
 
 /** Hand-written: `server/migrations/0002_auth_core.sql`. */
@@ -84,6 +85,24 @@ export interface AuditLogTable {
   user_agent: Generated<string | null>;
   request_id: Generated<string | null>;
   actor: Generated<string | null>;
+}
+
+/** Resource `blacklist-entries` (`schemas/blacklist-entries.schema.json`). */
+export interface BlacklistEntriesTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  customer_id: number | null;
+  organization: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone_number: string | null;
+  reason: string | null;
+  lead_id: number | null;
+  created_by: number | null;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Resource `companies` (`schemas/companies.schema.json`). */
@@ -631,6 +650,46 @@ export interface LeadSourcesTable {
   search_document: GeneratedAlways<string | null>;
 }
 
+/** Resource `leads` (`schemas/leads.schema.json`). */
+export interface LeadsTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  customer_id: number | null;
+  is_company: Generated<boolean | null>;
+  organization: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone_number: string | null;
+  street: string | null;
+  zip: string | null;
+  city: string | null;
+  language: string | null;
+  lead_source: number;
+  recommended_by: string | null;
+  recommended_by_customer_id: number | null;
+  assigned_to: number | null;
+  status: Generated<string>;
+  close_status: string | null;
+  position: string | null;
+  attempt_count: Generated<number | null>;
+  last_attempt_at: Timestamp | null;
+  call_attempts: Generated<Jsonb<
+    {
+      at: string;
+      outcome: 'reached' | 'not_reached' | 'voicemail' | 'busy' | 'wrong_number' | 'call_back';
+      note?: string;
+      user_id?: number;
+    }[]
+  > | null>;
+  notes: string | null;
+  appointment_id: number | null;
+  closed_at: Timestamp | null;
+  search_document: GeneratedAlways<string | null>;
+}
+
 /** Hand-written: `server/migrations/0002_auth_core.sql`. */
 export interface LoginAttemptsTable {
   id: GeneratedAlways<number>;
@@ -957,6 +1016,7 @@ export interface Database {
   app_secrets: AppSecretsTable;
   appointments: AppointmentsTable;
   audit_log: AuditLogTable;
+  blacklist_entries: BlacklistEntriesTable;
   companies: CompaniesTable;
   contracts: ContractsTable;
   customers: CustomersTable;
@@ -966,6 +1026,7 @@ export interface Database {
   household_members: HouseholdMembersTable;
   languages: LanguagesTable;
   lead_sources: LeadSourcesTable;
+  leads: LeadsTable;
   login_attempts: LoginAttemptsTable;
   notifications: NotificationsTable;
   offer_credentials: OfferCredentialsTable;
@@ -990,6 +1051,7 @@ export interface Database {
 /** Tables that a schema in schemas/ describes (the generic CRUD routes serve them). */
 export type ResourceTableName =
   | 'appointments'
+  | 'blacklist_entries'
   | 'companies'
   | 'contracts'
   | 'customers'
@@ -998,6 +1060,7 @@ export type ResourceTableName =
   | 'feedbacks'
   | 'household_members'
   | 'lead_sources'
+  | 'leads'
   | 'notifications'
   | 'products'
   | 'reminders'

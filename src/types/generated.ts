@@ -17,6 +17,10 @@ export interface Appointment {
    */
   clientId: number;
   /**
+   * The lead the appointment was booked from: booking it closes the lead as 'appointment set'; the feedback moves it (did not take place: back to 'to do').
+   */
+  leadId?: number;
+  /**
    * The customer's names, kept by the database (search finds an appointment by its customer).
    */
   clientName?: string;
@@ -99,6 +103,35 @@ export interface Appointment {
    * When the consultant was told the feedback is missing (once).
    */
   feedbackNotifiedAt?: string;
+}
+
+/** Resource `blacklist-entries`. */
+/**
+ * A person who must not be contacted again (a lead closed as 'blacklist', or entered by the back office): matched by customer, e-mail address or phone number. New leads, lead and customer imports and call lists refuse or leave out whoever matches.
+ */
+export interface BlacklistEntry {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
+  customerId?: number;
+  organization?: string;
+  firstName?: string;
+  lastName?: string;
+  /**
+   * Compared without regard to case.
+   */
+  email?: string;
+  phoneNumber?: string;
+  reason?: string;
+  /**
+   * The lead whose closing as 'blacklist' made the entry.
+   */
+  leadId?: number;
+  createdBy?: number;
 }
 
 /** Resource `companies`. */
@@ -1641,6 +1674,82 @@ export interface LeadSource {
   };
 }
 
+/** Resource `leads`. */
+/**
+ * A person or company who may become a customer, from a lead source, worked on the lead board (columns new → not reached → to do → closed; spec §4). Linked to a customer, or holding prospect contact fields until it becomes one. The call centre works the unassigned leads and assigns them; a consultant sees the leads assigned to them; a role sees only leads of the sources whose visibleRoles include it. `position` orders a column (a fractional index, set by the server: POST /api/leads/{id}/move puts a card between its neighbours). Closing needs a close sub-status; 'appointment set' is set by booking the appointment (appointments.leadId), 'blacklist' marks the person do-not-contact (blacklist-entries).
+ */
+export interface Lead {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
+  /**
+   * The customer the lead is about; none: a prospect described by the contact fields below.
+   */
+  customerId?: number;
+  isCompany?: boolean;
+  organization?: string;
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  phoneNumber?: string;
+  street?: string;
+  zip?: string;
+  city?: string;
+  /**
+   * The language to call the person in.
+   */
+  language?: 'de' | 'fr' | 'it' | 'en';
+  leadSource: number;
+  /**
+   * Who recommended the person, as free text.
+   */
+  recommendedBy?: string;
+  /**
+   * The existing customer who recommended this lead.
+   */
+  recommendedByCustomerId?: number;
+  /**
+   * Who works the lead. List filter also takes "me" and "none".
+   */
+  assignedTo?: number;
+  status: 'new' | 'not reached' | 'to do' | 'closed';
+  /**
+   * Why a closed lead was closed (required when status is closed, none otherwise).
+   */
+  closeStatus?:
+    'appointment_set' | 'resolved' | 'blacklist' | 'never_reached' | 'not_interested' | 'invalid';
+  /**
+   * Order in its column (a fractional index, compared byte by byte); set by the server.
+   */
+  position?: string;
+  /**
+   * How many call attempts were recorded (POST /api/leads/{id}/call-attempts).
+   */
+  attemptCount?: number;
+  lastAttemptAt?: string;
+  /**
+   * The call attempts, oldest first; added by POST /api/leads/{id}/call-attempts.
+   *
+   * @maxItems 500
+   */
+  callAttempts?: {
+    at: string;
+    outcome: 'reached' | 'not_reached' | 'voicemail' | 'busy' | 'wrong_number' | 'call_back';
+    note?: string;
+    userId?: number;
+  }[];
+  notes?: string;
+  /**
+   * The appointment booked from the lead (closes it as 'appointment set').
+   */
+  appointmentId?: number;
+  closedAt?: string;
+}
+
 /** Resource `notifications`. */
 /**
  * An in-app notification for one user (read or unread). Features create them on the server; each user sees their own, user managers all.
@@ -2022,6 +2131,7 @@ export interface StaffUser {
 /** Record type by resource name. */
 export interface ResourceRecords {
   'appointments': Appointment;
+  'blacklist-entries': BlacklistEntry;
   'companies': Company;
   'contracts': Contract;
   'customers': Customer;
@@ -2030,6 +2140,7 @@ export interface ResourceRecords {
   'feedbacks': Feedback;
   'household-members': HouseholdMember;
   'lead-sources': LeadSource;
+  'leads': Lead;
   'notifications': Notification;
   'products': Product;
   'reminders': Reminder;

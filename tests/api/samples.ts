@@ -450,7 +450,7 @@ export function apiReferences(send: Send, models: ResourceModel[]): ReferenceRes
     if (depth > models.length)
       throw new Error(`samples.ts: references of ${resource} form a required cycle`);
     const created = await createSample(send, model, {
-      reference: (next) => resolve(next, depth + 1),
+      reference: (next, nextFilter) => resolve(next, depth + 1, nextFilter),
     });
     return Number(created.id);
   };

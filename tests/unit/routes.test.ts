@@ -29,8 +29,16 @@ describe('route table', () => {
 
   it('keeps admin-only routes out of the consultant area', () => {
     // Ours beyond the spec's consultant set, on purpose: a consultant books, opens and closes
-    // (feedback) their own appointments (src/shell/paths.ts, docs/ARCHITECTURE.md issue 15).
-    const ours = ['appointments/new', 'appointments/{id}', 'appointments/{id}/edit'];
+    // (feedback) their own appointments (src/shell/paths.ts, docs/ARCHITECTURE.md issue 15), and
+    // opens, records and adds their own leads (issue 16).
+    const ours = [
+      'appointments/new',
+      'appointments/{id}',
+      'appointments/{id}/edit',
+      'leads/new',
+      'leads/{id}',
+      'leads/{id}/edit',
+    ];
     const consultant = new Set([...SPEC_CONSULTANT, ...ours]);
     const leaked = routesOf('consultant')
       .map((entry) => entry.path)
