@@ -35,6 +35,7 @@ import jobs, { type JobsOptions } from './jobs/index.ts';
 import mail from './mail/index.ts';
 import notifications from './notifications/index.ts';
 import reminders from './reminders/index.ts';
+import reports from './reports/index.ts';
 import system from './system/index.ts';
 import tasks from './tasks/index.ts';
 import compression from './web/compression.ts';
@@ -318,6 +319,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(appointments); // after jobs and mail: sends notifications and mails
   await app.register(reminders);
   await app.register(tasks);
+  await app.register(reports);
   await app.register(audit);
   await app.register(web, { webRoot: options.webRoot });
   return app;

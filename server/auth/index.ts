@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Preferences } from '../../src/schema/preferences.ts';
 import { PREFERENCES_WIRE_SCHEMA } from '../../src/schema/preferences.ts';
+import { reportsOf } from '../../src/schema/reports.ts';
 import { loadPreferences, preferencesWire } from '../account/preferences.ts';
 import { ApiError, issue } from '../http/errors.ts';
 import { dataSchema } from '../http/lists.ts';
@@ -41,6 +42,7 @@ const userShape = {
     permissions: { type: 'array', items: { type: 'string' } },
     route_set: { type: ['string', 'null'] },
     sub_broker_id: { type: ['integer', 'null'] },
+    reports: { type: 'array', items: { type: 'string' } },
     preferences: PREFERENCES_WIRE_SCHEMA,
   },
 } as const;
@@ -62,6 +64,7 @@ export const publicUser = (user: SessionUser, preferences: Preferences) => ({
   permissions: user.permissions,
   route_set: user.subBrokerId ? null : routeSetOf(user.role),
   sub_broker_id: user.subBrokerId,
+  reports: user.reports,
   preferences: preferencesWire(preferences),
 });
 
@@ -135,6 +138,7 @@ export default async function auth(app: FastifyInstance, options: AuthOptions): 
           'u.language',
           'u.registration_status',
           'u.additional_permissions',
+          'u.reports',
           'c.password_hash',
           'e.sub_broker_id',
           accountUsable.as('usable'),
@@ -177,6 +181,7 @@ export default async function auth(app: FastifyInstance, options: AuthOptions): 
         role: user.role,
         language: user.language,
         ...principalRights(user.role, user.additional_permissions, user.sub_broker_id),
+        reports: reportsOf(user.role, user.reports, user.sub_broker_id !== null),
       };
       return reply.send({
         token,

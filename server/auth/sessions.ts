@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { type ReportKind, reportsOf } from '../../src/schema/reports.ts';
 import type { DB } from '../db/index.ts';
 import { named } from '../db/named-statements.ts';
 import { type Principal, permissionsOf } from './permissions.ts';
@@ -50,6 +51,8 @@ export interface SessionUser extends Principal {
   firstName: string;
   lastName: string;
   language: string | null;
+  /** The reports the user may run (src/schema/reports.ts reportsOf). */
+  reports: ReportKind[];
 }
 
 /**
@@ -160,6 +163,7 @@ export async function resolveSession(
       'u.role',
       'u.language',
       'u.additional_permissions',
+      'u.reports',
       'e.sub_broker_id',
     ])
     .where('s.token_hash', '=', hash)
@@ -188,6 +192,7 @@ export async function resolveSession(
     role: row.role,
     language: row.language,
     ...principalRights(row.role, row.additional_permissions, row.sub_broker_id),
+    reports: reportsOf(row.role, row.reports, row.sub_broker_id !== null),
   };
   cache?.set(hash, { user, lastSeen, expiresAt: new Date(row.expires_at).getTime() }, generation);
   return user;

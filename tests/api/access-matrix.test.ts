@@ -103,6 +103,10 @@ const RULES: Record<string, Rule> = {
   'DELETE /api/feedbacks/:id/image': { access: 'authenticated' },
   // tasks (issue 15): the signed-in user's worklist, sections by role
   'GET /api/tasks': { access: 'authenticated' },
+  // reports (issue 16): the handler answers 403 unless the account runs that report
+  // (users.reports; ADMIN all; the demo back office clients and contracts, the call centre none)
+  'GET /api/reports/:kind': { access: 'authenticated', roles: ['ADMIN', 'BACKOFFICE'] },
+  'GET /api/reports/:kind/export': { access: 'authenticated', roles: ['ADMIN', 'BACKOFFICE'] },
 };
 
 const ACTION = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
