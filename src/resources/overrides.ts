@@ -37,6 +37,10 @@ export const OVERRIDES: Record<string, Partial<Record<ViewKind, PreloadablePage>
       })),
     ),
   },
+  leads: {
+    list: lazyPage(() => import('../custom/leads/LeadsPage.tsx')),
+    show: lazyPage(() => import('../custom/leads/LeadShow.tsx')),
+  },
   reminders: {
     list: lazyPage(() => import('../custom/reminders/ReminderList.tsx')),
     show: lazyPage(() => import('../custom/reminders/ReminderShow.tsx')),

@@ -8,10 +8,12 @@
  * only feedback sets never), the cancellation's reason and follow-up when cancelled. A warning
  * appears under the times when the consultant is booked elsewhere then (asked a moment after the
  * times stop changing). Server errors show beside the inputs (src/resources/forms/); the edit is
- * pessimistic with the version conflict question (ConflictGuard).
+ * pessimistic with the version conflict question (ConflictGuard). Booked from a lead
+ * (`?leadId=`, with the lead's `street`, `zip`, `city`): it carries `leadId`, which closes the
+ * lead as "appointment set" when saved, and says so above the form.
  */
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Box, Stack, Typography } from '@mui/material';
+import { Alert, Box, Stack, Typography } from '@mui/material';
 import { type ReactNode, useEffect, useMemo } from 'react';
 import {
   Button,
@@ -270,6 +272,20 @@ const positive = (value: string | null): number | undefined => {
   return Number.isInteger(number) && number > 0 ? number : undefined;
 };
 
+/** A new appointment booked from a lead: saving it closes the lead as "appointment set". */
+function FromLead({ id }: { id: number }) {
+  const translate = useTranslate();
+  const { data } = useGetOne<ApiRecord<'leads'>>('leads', { id });
+  const name = data
+    ? data.organization || [data.firstName, data.lastName].filter(Boolean).join(' ')
+    : '';
+  return (
+    <Alert severity="info" sx={{ mb: 2, width: '100%' }} data-testid="appointment-from-lead">
+      {translate('app.leads.appointmentFromLead', { name: name || `#${id}` })}
+    </Alert>
+  );
+}
+
 export function AppointmentCreate() {
   const area = useArea();
   const [params] = useSearchParams();
@@ -277,9 +293,15 @@ export function AppointmentCreate() {
   const defaults = useMemo(() => {
     const start = shortTime(params.get('startTime'));
     const date = params.get('date');
+    // Booked from a lead (src/custom/leads/): saving closes it as "appointment set"; its address.
+    const text = (name: string) => params.get(name)?.trim() || undefined;
     return {
       clientId: positive(params.get('clientId')),
       consultantId: positive(params.get('consultantId')),
+      leadId: positive(params.get('leadId')),
+      street: text('street'),
+      zip: text('zip'),
+      city: text('city'),
       status: 1,
       appointmentType: 'first',
       date: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : undefined,
@@ -295,6 +317,7 @@ export function AppointmentCreate() {
       title={translate('app.appointments.titles.new')}
     >
       <SimpleForm defaultValues={defaults} toolbar={toolbar}>
+        {defaults.leadId ? <FromLead id={defaults.leadId} /> : null}
         <AppointmentSections />
       </SimpleForm>
     </Create>

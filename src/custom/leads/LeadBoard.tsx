@@ -1,0 +1,548 @@
+/**
+ * The lead board (spec §4, issue 16): New Leads, Not Reached, To Do and Done, each with its
+ * count, loaded BOARD_PAGE_SIZE cards at a time in board order (`sort=position`) and virtualised
+ * (./BoardColumn.tsx). Cards move with @dnd-kit — the mouse (after a few pixels, so a click still
+ * opens the lead), a finger (after a short press, so the page still scrolls) and the keyboard
+ * (the card's grip: Space or Enter picks it up, the arrows move it within and across columns,
+ * Space drops it, Escape cancels) — with what happens read out in the user's language.
+ *
+ * One drop is one POST /api/leads/{id}/move with the card it now follows (`after_id`) and the
+ * version it showed; the card moves at once (./board.ts) and goes back with the server's reason
+ * when the move is refused (422 naming the field, 409 for a stale neighbour or a changed lead),
+ * and the columns involved are loaded again. A card dropped into Done asks why first
+ * (./CloseDialog.tsx); "appointment set" opens the appointment form instead (after making a
+ * customer of a prospect), and the card stays where it was until the appointment is saved.
+ */
+import {
+  type Announcements,
+  type CollisionDetection,
+  closestCorners,
+  DndContext,
+  type DragEndEvent,
+  type DragOverEvent,
+  DragOverlay,
+  type DragStartEvent,
+  KeyboardSensor,
+  MeasuringStrategy,
+  PointerSensor,
+  pointerWithin,
+  type ScreenReaderInstructions,
+  TouchSensor,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
+import { Box } from '@mui/material';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+} from 'react';
+import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import {
+  api,
+  conflictOf,
+  fieldErrorsOf,
+  messageOf,
+  statusOf,
+} from '../../dataProvider/apiClient.ts';
+import type { ApiRecord } from '../../resources/records.ts';
+import { getModel } from '../../resources/registry.ts';
+import { representRecord } from '../../resources/labels.ts';
+import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
+import {
+  APPOINTMENT_SET,
+  BOARD_PAGE_SIZE,
+  LEAD_STATUSES,
+  type LeadCloseStatus,
+  type LeadStatus,
+} from '../../schema/leads.ts';
+import { resourceHref } from '../../shell/paths.ts';
+import { useArea } from '../../shell/area.ts';
+import {
+  boardReducer,
+  dropPlacement,
+  initialBoard,
+  type Lead,
+  leadName,
+  locate,
+  nextPage,
+  shownTotal,
+} from './board.ts';
+import {
+  BoardColumn,
+  type ColumnDragData,
+  type ColumnNames,
+  type DropIndicator,
+} from './BoardColumn.tsx';
+import { CloseDialog, ConvertDialog } from './CloseDialog.tsx';
+import { useLeadSources, userName } from './components.tsx';
+import { type CardDragData, LeadCardView } from './LeadCard.tsx';
+import { appointmentHref } from './model.ts';
+
+type User = ApiRecord<'users'>;
+type Customer = ApiRecord<'customers'>;
+type DragData = CardDragData | ColumnDragData;
+
+/** The references a card names, sent with each page (src/dataProvider `meta.prefetch`). */
+const PREFETCH = ['assignedTo', 'customerId'];
+
+const dragData = (value: unknown): DragData | undefined =>
+  value && typeof value === 'object' && 'type' in value ? (value as DragData) : undefined;
+
+/** Whether the dragged card's middle is below the middle of the card it is over. */
+function isBelow(event: DragOverEvent | DragEndEvent): boolean {
+  const dragged = event.active.rect.current.translated;
+  const over = event.over?.rect;
+  if (!dragged || !over) return false;
+  return dragged.top + dragged.height / 2 > over.top + over.height / 2;
+}
+
+/** Pointer: the card under it (else its column); keyboard and gaps: the nearest corners. */
+const collisionDetection: CollisionDetection = (args) => {
+  const within = pointerWithin(args);
+  if (within.length > 0) {
+    const cards = within.filter(
+      (collision) =>
+        dragData(args.droppableContainers.find((c) => c.id === collision.id)?.data.current)
+          ?.type === 'card',
+    );
+    return cards.length > 0 ? cards : within;
+  }
+  return closestCorners(args);
+};
+
+/** The refusal of a move in words: the fields the server named, else its message. */
+function useRefusalText() {
+  const translate = useTranslate();
+  return useCallback(
+    (error: unknown): string => {
+      const model = getModel('leads');
+      const fields = Object.entries(fieldErrorsOf(error));
+      if (statusOf(error) === 422 && fields.length > 0) {
+        return fields
+          .map(([field, message]) => {
+            const text = translate(message, { _: message });
+            return model.fields.some((candidate) => candidate.name === field)
+              ? `${translate(fieldLabelKey('leads', field))}: ${text}`
+              : text;
+          })
+          .join(' ');
+      }
+      if (conflictOf(error)) return translate('app.leads.board.conflict');
+      return translate(messageOf(error));
+    },
+    [translate],
+  );
+}
+
+export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const area = useArea();
+  const dataProvider = useDataProvider();
+  const refusalText = useRefusalText();
+  const [state, dispatch] = useReducer(boardReducer, undefined, initialBoard);
+  const stateRef = useRef(state);
+  useLayoutEffect(() => {
+    stateRef.current = state;
+  });
+  const generations = useRef<Record<string, number>>({});
+  const inFlight = useRef<Set<LeadStatus>>(new Set());
+
+  // Names of what the cards refer to.
+  const { byId: sources, nameOf: sourceName } = useLeadSources();
+  const [users, setUsers] = useState<Map<number, User>>(() => new Map());
+  const [customers, setCustomers] = useState<Map<number, Customer>>(() => new Map());
+  const asked = useRef<Set<string>>(new Set());
+  const remember = useCallback((prefetched: unknown) => {
+    const lists = (prefetched ?? {}) as { users?: User[]; customers?: Customer[] };
+    if (lists.users?.length) {
+      setUsers((known) => new Map([...known, ...lists.users!.map((u) => [u.id, u] as const)]));
+    }
+    if (lists.customers?.length) {
+      setCustomers(
+        (known) => new Map([...known, ...lists.customers!.map((c) => [c.id, c] as const)]),
+      );
+    }
+  }, []);
+
+  // A minute's clock for the cards' ages.
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+
+  const filterKey = JSON.stringify(filter);
+  const fetchPage = useCallback(
+    async (status: LeadStatus, generation: number, first: number): Promise<void> => {
+      inFlight.current.add(status);
+      try {
+        // Up to four pages: when every card of a page was shown already (moves shifted the
+        // server's pages), the next one.
+        for (let page = first; page < first + 4; page += 1) {
+          const result = await dataProvider.getList<Lead>('leads', {
+            pagination: { page, perPage: BOARD_PAGE_SIZE },
+            sort: { field: 'position', order: 'ASC' },
+            filter: { ...(JSON.parse(filterKey) as Record<string, unknown>), status },
+            meta: { prefetch: PREFETCH },
+          });
+          if (generations.current[status] !== generation) return;
+          const meta = result.meta as { total?: number; prefetched?: unknown } | undefined;
+          remember(meta?.prefetched);
+          const total = result.total ?? meta?.total;
+          const more = result.pageInfo?.hasNextPage ?? page * BOARD_PAGE_SIZE < (total ?? 0);
+          const shown = new Set<number>();
+          for (const column of Object.values(stateRef.current.columns)) {
+            for (const card of column.cards) shown.add(card.id);
+          }
+          const fresh = result.data.filter((lead) => !shown.has(lead.id)).length;
+          dispatch({
+            type: 'loaded',
+            status,
+            generation,
+            records: result.data,
+            total,
+            hasMore: more,
+          });
+          if (fresh > 0 || !more || result.data.length === 0) return;
+          dispatch({ type: 'loading', status });
+        }
+      } catch {
+        if (generations.current[status] === generation) {
+          dispatch({ type: 'failed', status, generation });
+        }
+      } finally {
+        if (generations.current[status] === generation) inFlight.current.delete(status);
+      }
+    },
+    [dataProvider, filterKey, remember],
+  );
+
+  const reload = useCallback(
+    (status: LeadStatus) => {
+      const generation = (generations.current[status] ?? 0) + 1;
+      generations.current[status] = generation;
+      dispatch({ type: 'reload', status, generation });
+      void fetchPage(status, generation, 1);
+    },
+    [fetchPage],
+  );
+
+  useEffect(() => {
+    for (const status of LEAD_STATUSES) reload(status);
+  }, [reload]);
+
+  const loadMore = useCallback(
+    (status: LeadStatus) => {
+      const column = stateRef.current.columns[status];
+      if (column.loading || column.exhausted || column.failed || inFlight.current.has(status))
+        return;
+      dispatch({ type: 'loading', status });
+      void fetchPage(status, generations.current[status] ?? 0, nextPage(column, BOARD_PAGE_SIZE));
+    },
+    [fetchPage],
+  );
+
+  // Names the prefetch did not bring (a server without it, a user or customer seen later).
+  useEffect(() => {
+    const missingUsers = new Set<number>();
+    const missingCustomers = new Set<number>();
+    for (const column of Object.values(state.columns)) {
+      for (const card of column.cards) {
+        if (card.assignedTo && !users.has(card.assignedTo)) missingUsers.add(card.assignedTo);
+        if (card.customerId && !leadName(card) && !customers.has(card.customerId))
+          missingCustomers.add(card.customerId);
+      }
+    }
+    const ask = (resource: 'users' | 'customers', ids: Set<number>) => {
+      const fresh = [...ids].filter((id) => !asked.current.has(`${resource}:${id}`));
+      if (fresh.length === 0) return;
+      for (const id of fresh) asked.current.add(`${resource}:${id}`);
+      dataProvider
+        .getMany(resource, { ids: fresh })
+        .then(({ data }) => remember({ [resource]: data }))
+        .catch(() => undefined);
+    };
+    ask('users', missingUsers);
+    ask('customers', missingCustomers);
+  }, [state.columns, users, customers, dataProvider, remember]);
+
+  const customerModel = useMemo(() => getModel('customers'), []);
+  const names: ColumnNames = useMemo(
+    () => ({
+      name: (lead) =>
+        leadName(lead) ||
+        (lead.customerId ? representRecord(customerModel, customers.get(lead.customerId)) : ''),
+      source: (lead) => sourceName(sources.get(lead.leadSource)),
+      assignee: (lead) => (lead.assignedTo ? userName(users.get(lead.assignedTo)) : ''),
+      href: (lead) => resourceHref(area, 'leads', 'show', lead.id),
+    }),
+    [customerModel, customers, sourceName, sources, users, area],
+  );
+
+  // ---- Moves
+
+  const send = useCallback(
+    async (lead: Lead, to: LeadStatus, afterId: number | null, closeStatus?: LeadCloseStatus) => {
+      try {
+        const answer = await api.json<{ data: Lead }>('POST', `leads/${lead.id}/move`, {
+          body: { status: to, afterId, version: lead.version, closeStatus },
+        });
+        dispatch({ type: 'confirm', id: lead.id, lead: answer.data });
+      } catch (error) {
+        dispatch({ type: 'rollback', id: lead.id });
+        notify('app.leads.board.refused', {
+          type: 'error',
+          multiLine: true,
+          autoHideDuration: 8_000,
+          messageArgs: { reason: refusalText(error) },
+        });
+        reload(to);
+        if (lead.status !== to && statusOf(error) === 409) reload(lead.status);
+      }
+    },
+    [notify, refusalText, reload],
+  );
+
+  const [activeId, setActiveId] = useState<number | null>(null);
+  const [over, setOver] = useState<{ status: LeadStatus; indicator: DropIndicator } | null>(null);
+  /** A card dropped into Done, waiting for its close reason. */
+  const [closing, setClosing] = useState<{ lead: Lead; afterId: number | null } | null>(null);
+  /** A prospect to make a customer of before booking its appointment. */
+  const [converting, setConverting] = useState<Lead | null>(null);
+
+  const leadOf = (id: number): Lead | undefined => {
+    const where = locate(stateRef.current, id);
+    return where ? stateRef.current.columns[where.status].cards[where.index] : undefined;
+  };
+
+  const bookAppointment = (lead: Lead, customerId: number) => {
+    const assignee = lead.assignedTo ? users.get(lead.assignedTo) : undefined;
+    const href = appointmentHref(
+      area,
+      lead,
+      customerId,
+      assignee?.role === 'CONSULTANT' ? assignee.id : undefined,
+    );
+    if (href) navigate(href);
+  };
+
+  const onDragStart = ({ active }: DragStartEvent) => {
+    setActiveId(Number(active.id));
+  };
+
+  const targetOf = (
+    event: DragOverEvent | DragEndEvent,
+  ): { status: LeadStatus; overId: number | null } | undefined => {
+    const data = dragData(event.over?.data.current);
+    if (!data) return undefined;
+    return data.type === 'card'
+      ? { status: data.status, overId: data.id }
+      : { status: data.status, overId: null };
+  };
+
+  const onDragOver = (event: DragOverEvent) => {
+    const target = targetOf(event);
+    const from = dragData(event.active.data.current);
+    if (!target || !from || from.status === target.status) {
+      setOver(null);
+      return;
+    }
+    setOver({
+      status: target.status,
+      indicator: { overId: target.overId, below: isBelow(event) },
+    });
+  };
+
+  const onDragEnd = (event: DragEndEvent) => {
+    setActiveId(null);
+    setOver(null);
+    const id = Number(event.active.id);
+    const lead = leadOf(id);
+    const target = targetOf(event);
+    if (!lead || !target) return;
+    const ids = stateRef.current.columns[target.status].cards.map((card) => card.id);
+    const placement = dropPlacement(ids, id, target.overId, isBelow(event));
+    if (!placement) return;
+    dispatch({ type: 'move', id, to: target.status, afterId: placement.afterId });
+    if (target.status === 'closed' && lead.status !== 'closed') {
+      setClosing({ lead, afterId: placement.afterId });
+      return;
+    }
+    void send(
+      lead,
+      target.status,
+      placement.afterId,
+      target.status === 'closed' ? (lead.closeStatus ?? undefined) : undefined,
+    );
+  };
+
+  const onDragCancel = () => {
+    setActiveId(null);
+    setOver(null);
+  };
+
+  const closeWith = (reason: LeadCloseStatus) => {
+    if (!closing) return;
+    const { lead, afterId } = closing;
+    setClosing(null);
+    if (reason === APPOINTMENT_SET) {
+      // The appointment closes the lead when it is saved; until then the card stays.
+      dispatch({ type: 'rollback', id: lead.id });
+      if (lead.customerId) bookAppointment(lead, lead.customerId);
+      else setConverting(lead);
+      return;
+    }
+    void send(lead, 'closed', afterId, reason);
+  };
+
+  const cancelClose = () => {
+    if (closing) dispatch({ type: 'rollback', id: closing.lead.id });
+    setClosing(null);
+  };
+
+  // ---- Keyboard, touch, mouse; what a screen reader hears
+
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 220, tolerance: 8 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+
+  const describe = useCallback(
+    (id: number | string, data: unknown) => {
+      const target = dragData(data);
+      const status = target?.status;
+      const column = status ? translate(enumKey('leadStatus', status)) : '';
+      const cards = status ? stateRef.current.columns[status].cards : [];
+      const index = target?.type === 'card' ? cards.findIndex((card) => card.id === id) : -1;
+      return { column, position: index >= 0 ? index + 1 : cards.length + 1 };
+    },
+    [translate],
+  );
+  const nameFor = useCallback(
+    (id: number | string) => {
+      const lead = leadOf(Number(id));
+      return (lead && names.name(lead)) || `#${String(id)}`;
+    },
+    [names],
+  );
+  const announcements: Announcements = useMemo(
+    () => ({
+      onDragStart: ({ active }) => {
+        const where = describe(active.id, active.data.current);
+        return translate('app.leads.board.announce.start', {
+          name: nameFor(active.id),
+          ...where,
+        });
+      },
+      onDragOver: ({ active, over: target }) =>
+        target
+          ? translate('app.leads.board.announce.over', {
+              name: nameFor(active.id),
+              ...describe(target.id, target.data.current),
+            })
+          : translate('app.leads.board.announce.outside', { name: nameFor(active.id) }),
+      onDragEnd: ({ active, over: target }) =>
+        target
+          ? translate('app.leads.board.announce.dropped', {
+              name: nameFor(active.id),
+              ...describe(target.id, target.data.current),
+            })
+          : translate('app.leads.board.announce.cancelled', { name: nameFor(active.id) }),
+      onDragCancel: ({ active }) =>
+        translate('app.leads.board.announce.cancelled', { name: nameFor(active.id) }),
+    }),
+    [describe, nameFor, translate],
+  );
+  const screenReaderInstructions: ScreenReaderInstructions = useMemo(
+    () => ({ draggable: translate('app.leads.board.instructions') }),
+    [translate],
+  );
+
+  const activeWhere = activeId === null ? undefined : locate(state, activeId);
+  const activeLead = activeWhere
+    ? state.columns[activeWhere.status].cards[activeWhere.index]
+    : undefined;
+  const closingName = closing ? names.name(closing.lead) : '';
+
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        gap: 1.5,
+        flex: 1,
+        minHeight: 0,
+        overflowX: 'auto',
+        pb: 1,
+      }}
+      data-testid="lead-board"
+    >
+      <DndContext
+        sensors={sensors}
+        collisionDetection={collisionDetection}
+        measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
+        accessibility={{ announcements, screenReaderInstructions }}
+        onDragStart={onDragStart}
+        onDragOver={onDragOver}
+        onDragEnd={onDragEnd}
+        onDragCancel={onDragCancel}
+      >
+        {LEAD_STATUSES.map((status) => (
+          <BoardColumn
+            key={status}
+            status={status}
+            column={state.columns[status]}
+            total={shownTotal(state, status)}
+            pending={state.pending}
+            activeId={activeId}
+            indicator={over?.status === status ? over.indicator : null}
+            names={names}
+            now={now}
+            onLoadMore={loadMore}
+            onRetry={reload}
+          />
+        ))}
+        <DragOverlay>
+          {activeLead ? (
+            <Box sx={{ width: '100%' }}>
+              <LeadCardView
+                lead={activeLead}
+                names={{
+                  name: names.name(activeLead),
+                  source: names.source(activeLead),
+                  assignee: names.assignee(activeLead),
+                }}
+                now={now}
+                overlay
+              />
+            </Box>
+          ) : null}
+        </DragOverlay>
+      </DndContext>
+      <CloseDialog
+        open={closing !== null}
+        name={closingName}
+        onCancel={cancelClose}
+        onConfirm={closeWith}
+      />
+      <ConvertDialog
+        lead={converting}
+        name={converting ? names.name(converting) : ''}
+        onCancel={() => setConverting(null)}
+        onConverted={(customerId, lead) => {
+          setConverting(null);
+          bookAppointment(lead, customerId);
+        }}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * The leads (spec §2 `leads`, both areas; §4 the board): the board or the list, as the user's
+ * preference `leadsView` says; the switch above them changes the view and saves the preference
+ * (PUT /api/account/settings), so the next visit opens the same. Above both, the filter bar they
+ * share (./components.tsx: lead source — only those the role may see —, assignee, status and
+ * close reason in the list, creation date range, search; kept per area while the app is open
+ * and after) and "New lead". What the user may see at all the server decides (the call centre:
+ * unassigned leads and its own; a consultant: their own).
+ */
+import AddIcon from '@mui/icons-material/Add';
+import { Box, Button as MuiButton, Stack } from '@mui/material';
+import { useState } from 'react';
+import {
+  ResourceContextProvider,
+  Title,
+  useCanAccess,
+  useNotify,
+  useStore,
+  useTranslate,
+} from 'react-admin';
+import { Link as RouterLink } from 'react-router-dom';
+import { getStoredUser, updateStoredUser } from '../../auth/session.ts';
+import { api } from '../../dataProvider/apiClient.ts';
+import { type Preferences, withDefaults } from '../../schema/preferences.ts';
+import { resourceHref } from '../../shell/paths.ts';
+import { useArea } from '../../shell/area.ts';
+import { LeadFilterBar, type LeadsView, ViewSwitch } from './components.tsx';
+import { LeadBoard } from './LeadBoard.tsx';
+import { LeadListView } from './LeadListView.tsx';
+import { apiFilter, type LeadFilters } from './model.ts';
+
+function NewLeadButton() {
+  const translate = useTranslate();
+  const area = useArea();
+  const { canAccess } = useCanAccess({ resource: 'leads', action: 'create' });
+  const href = resourceHref(area, 'leads', 'create');
+  if (!href || canAccess === false) return null;
+  return (
+    <MuiButton
+      component={RouterLink}
+      to={href}
+      variant="contained"
+      size="small"
+      startIcon={<AddIcon />}
+      data-testid="lead-create"
+    >
+      {translate('app.leads.new')}
+    </MuiButton>
+  );
+}
+
+/** The view by the preference; choosing the other saves it as the preference. */
+function useLeadsView(): [LeadsView, (view: LeadsView) => void] {
+  const notify = useNotify();
+  const [view, setView] = useState<LeadsView>(
+    () => withDefaults(getStoredUser()?.preferences).leadsView,
+  );
+  const choose = (next: LeadsView) => {
+    setView(next);
+    api
+      .json<{ data: Partial<Preferences> & { language?: string } }>('PUT', 'account/settings', {
+        body: { leadsView: next },
+      })
+      .then((answer) => {
+        const { language: _language, ...preferences } = answer.data;
+        updateStoredUser({ preferences });
+      })
+      .catch(() => notify('app.leads.view.notSaved', { type: 'warning' }));
+  };
+  return [view, choose];
+}
+
+export default function LeadsPage() {
+  const translate = useTranslate();
+  const area = useArea();
+  const [view, setView] = useLeadsView();
+  const [filters, setFilters] = useStore<LeadFilters>(`leads.filters.${area}`, {});
+  const filter = apiFilter(filters, view);
+  return (
+    <ResourceContextProvider value="leads">
+      <Title title={translate('app.menu.leads')} />
+      <Box
+        sx={{
+          display: 'flex',
+          flexDirection: 'column',
+          // The board fills the window below the app bar; the list scrolls with the page.
+          height: view === 'kanban' ? 'calc(100vh - 72px)' : undefined,
+          minHeight: 420,
+          pt: 1,
+        }}
+        data-testid="leads-page"
+        data-view={view}
+      >
+        <Stack
+          direction="row"
+          spacing={1.5}
+          useFlexGap
+          sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+        >
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <LeadFilterBar filters={filters} onChange={setFilters} view={view} />
+          </Box>
+          <ViewSwitch view={view} onChange={setView} />
+          <NewLeadButton />
+        </Stack>
+        {view === 'kanban' ? <LeadBoard filter={filter} /> : <LeadListView filter={filter} />}
+      </Box>
+    </ResourceContextProvider>
+  );
+}
