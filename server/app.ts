@@ -23,6 +23,7 @@ import { parseTrustProxy, trustProxyOption } from './config.ts';
 import crud from './crud/index.ts';
 import { ResourceHookRegistry } from './crud/hooks.ts';
 import appointments from './appointments/index.ts';
+import leads from './leads/index.ts';
 import contracts from './contracts/index.ts';
 import customers from './customers/index.ts';
 import type { Database, DB } from './db/index.ts';
@@ -317,6 +318,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(jobs, options.jobs ?? {}); // before the features that define jobs
   await app.register(mail);
   await app.register(appointments); // after jobs and mail: sends notifications and mails
+  await app.register(leads); // after appointments: extends their hooks and feedback
   await app.register(reminders);
   await app.register(tasks);
   await app.register(reports);

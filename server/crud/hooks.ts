@@ -75,6 +75,13 @@ export interface ResourceHooks {
    * search_document like gscrm_fold(pattern))`.
    */
   searchAlso?(eb: ResourceExpressionBuilder, pattern: string): Expression<SqlBool>[];
+  /**
+   * What the principal may see of records about to be answered (list, read, write, conflict):
+   * answers them with fields blanked (a lead's contact details its source hides from the role).
+   * Runs once per answer on all its records. A write must then keep what it did not show
+   * (`prepare` drops the blanked fields a client sends back).
+   */
+  present?(rows: ResourceRow[], context: HookContext): Promise<ResourceRow[]> | ResourceRow[];
   /** After a successful write, in the same transaction. */
   afterWrite?(
     row: ResourceRow,
@@ -84,9 +91,18 @@ export interface ResourceHooks {
 
 const NO_HOOKS: ResourceHooks = Object.freeze({});
 
+/**
+ * What another feature adds to a resource it does not own: more rules (validate, errors merged
+ * with the owner's) and more work after a write (afterWrite, after the owner's, same
+ * transaction). The leads feature closes a lead when an appointment is booked from it.
+ */
+export type ResourceExtension = Pick<ResourceHooks, 'validate' | 'afterWrite'>;
+
 /** The hooks of every resource of one app (`app.resourceHooks`). */
 export class ResourceHookRegistry {
   private readonly byResource = new Map<string, ResourceHooks>();
+  private readonly extensions = new Map<string, Map<string, ResourceExtension>>();
+  private readonly combined = new Map<string, ResourceHooks>();
   private readonly listSchemas = new Map<string, JsonSchema>();
   private sealed = false;
 
@@ -112,9 +128,46 @@ export class ResourceHookRegistry {
     return schema;
   }
 
-  /** The hooks of a resource (none: an empty set). */
+  /** Adds another feature's rules and after-write work to a resource (one per name). */
+  extend(resource: string, name: string, extension: ResourceExtension): void {
+    if (this.sealed)
+      throw new Error(`Extension ${name} of ${resource} added after the app started`);
+    const own = this.extensions.get(resource) ?? new Map<string, ResourceExtension>();
+    if (own.has(name)) throw new Error(`Extension ${name} of ${resource} added twice`);
+    own.set(name, extension);
+    this.extensions.set(resource, own);
+    this.combined.delete(resource);
+  }
+
+  /** The hooks of a resource (none: an empty set), with the extensions of other features. */
   of(resource: string): ResourceHooks {
-    return this.byResource.get(resource) ?? NO_HOOKS;
+    const hooks = this.byResource.get(resource) ?? NO_HOOKS;
+    const extensions = [...(this.extensions.get(resource)?.values() ?? [])];
+    if (extensions.length === 0) return hooks;
+    const known = this.combined.get(resource);
+    if (known) return known;
+    const validators = [hooks, ...extensions].flatMap((one) =>
+      one.validate ? [one.validate] : [],
+    );
+    const afters = [hooks, ...extensions].flatMap((one) =>
+      one.afterWrite ? [one.afterWrite] : [],
+    );
+    const combined: ResourceHooks = {
+      ...hooks,
+      validate: async (body, context) => {
+        let errors: FieldErrors | undefined;
+        for (const validate of validators) {
+          const found = await validate(body, context);
+          if (found) errors = mergeErrors(errors, found);
+        }
+        return errors;
+      },
+      afterWrite: async (row, context) => {
+        for (const after of afters) await after(row, context);
+      },
+    };
+    this.combined.set(resource, combined);
+    return combined;
   }
 
   /** At start-up: every hooked resource must be a model of the app; no registration after. */
@@ -135,4 +188,11 @@ function addListParameters(resource: string, schema: JsonSchema, hooks: Resource
       throw new Error(`List parameter ${name} of ${resource} is already a list parameter`);
     properties[name] = parameter;
   }
+}
+
+function mergeErrors(into: FieldErrors | undefined, more: FieldErrors): FieldErrors {
+  const out: FieldErrors = { ...into };
+  for (const [field, issues] of Object.entries(more))
+    out[field] = [...(out[field] ?? []), ...issues];
+  return out;
 }

@@ -218,6 +218,14 @@ function resourceRoutes(
     };
   };
 
+  /** The records as the principal may see them (the resource's present hook). */
+  const present = async (request: FastifyRequest, rows: ResourceRow[]): Promise<ResourceRow[]> => {
+    const own = hooks().present;
+    return own && rows.length > 0 ? own(rows, contextOf(request)) : rows;
+  };
+  const presentOne = async (request: FastifyRequest, row: ResourceRow): Promise<ResourceRow> =>
+    (await present(request, [row]))[0] as ResourceRow;
+
   const findOne = (context: HookContext, id: number) =>
     resourceDb(context.db)
       .selectFrom(model.table)
@@ -469,6 +477,7 @@ function resourceRoutes(
           : undefined,
         cap: testsText(model, query) ? TEXT_COUNT_CAP : undefined,
       });
+      answer.data = await present(request, answer.data);
       // `_prefetch`: the records the page's reference columns name, as getMany answers them.
       return withPrefetched(app, request, model, answer);
     },
@@ -483,7 +492,7 @@ function resourceRoutes(
     async (request, reply) => {
       const row = await findOne(contextOf(request), request.params.id);
       if (!row) throw notFound(model.title);
-      return reply.header('etag', etagOf(row)).send({ data: row });
+      return reply.header('etag', etagOf(row)).send({ data: await presentOne(request, row) });
     },
   );
 
@@ -501,13 +510,21 @@ function resourceRoutes(
     },
     async (request, reply) => {
       const row = await write(request, request.body);
-      return reply.status(201).header('etag', etagOf(row)).send({ data: row });
+      return reply
+        .status(201)
+        .header('etag', etagOf(row))
+        .send({ data: await presentOne(request, row) });
     },
   );
 
   /** A write based on an old version answers 409 with the current record. */
-  const answerConflict = (reply: FastifyReply, error: unknown) => {
-    if (error instanceof VersionConflict) return reply.status(409).send(error.answer);
+  const answerConflict = async (request: FastifyRequest, reply: FastifyReply, error: unknown) => {
+    if (error instanceof VersionConflict) {
+      const answer = error.answer;
+      return reply
+        .status(409)
+        .send({ ...answer, current: await presentOne(request, answer.current) });
+    }
     throw error;
   };
 
@@ -518,9 +535,9 @@ function resourceRoutes(
     const expected = expectedVersion(request.body, request.headers['if-match']);
     try {
       const row = await write(request, request.body, request.params.id, expected);
-      return reply.header('etag', etagOf(row)).send({ data: row });
+      return reply.header('etag', etagOf(row)).send({ data: await presentOne(request, row) });
     } catch (error) {
-      return answerConflict(reply, error);
+      return answerConflict(request, reply, error);
     }
   };
 
@@ -592,9 +609,9 @@ function resourceRoutes(
       try {
         const row = await remove();
         if (!row) throw notFound(model.title);
-        return reply.send({ data: row });
+        return reply.send({ data: await presentOne(request, row) });
       } catch (error) {
-        return answerConflict(reply, error);
+        return answerConflict(request, reply, error);
       }
     },
   );

@@ -122,19 +122,18 @@ export async function prefetchedRecords(
   await Promise.all(
     [...idsByTarget].map(async ([target, ids]) => {
       if (ids.size === 0 || ids.size > MAX_IDS) return;
-      const scope = recordScope(app.resourceHooks, {
-        db: app.db,
-        model: target,
-        models: app.models,
-        principal,
-      });
-      prefetched[target.name] = await resourceDb(app.db)
+      const context = { db: app.db, model: target, models: app.models, principal };
+      const scope = recordScope(app.resourceHooks, context);
+      const rows = await resourceDb(app.db)
         .selectFrom(target.table)
         .selectAll()
         .where('id', 'in', [...ids])
         .where(scope)
         .orderBy('id')
         .execute();
+      // As the target's own routes answer them (its present hook).
+      const present = app.resourceHooks.of(target.name).present;
+      prefetched[target.name] = present && rows.length > 0 ? await present(rows, context) : rows;
     }),
   );
   return prefetched;

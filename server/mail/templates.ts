@@ -19,7 +19,11 @@ export type MailKind =
   | 'reminder-due'
   | 'appointment-assigned'
   | 'feedback-missing'
-  | 'feedback-to-lead-source';
+  | 'feedback-to-lead-source'
+  // Leads (server/leads/notify.ts): the assignee's notification, and the lead to its source's
+  // "e-mail to" address.
+  | 'lead-assigned'
+  | 'lead-to-lead-source';
 
 interface Text {
   subject: string;
@@ -224,6 +228,42 @@ export const MAIL_TEMPLATES: Record<MailKind, Record<MailLanguage, Text>> = {
     it: {
       subject: 'Feedback mancante: appuntamento del {{when}}',
       body: 'L’appuntamento del {{when}} con {{customer}} non ha ancora un feedback.',
+    },
+  },
+  'lead-assigned': {
+    de: {
+      subject: 'Neuer Lead für Sie: {{lead}}',
+      body: 'Ihnen wurde ein Lead zugewiesen: {{lead}} (Quelle: {{source}}).',
+    },
+    en: {
+      subject: 'New lead for you: {{lead}}',
+      body: 'A lead was assigned to you: {{lead}} (source: {{source}}).',
+    },
+    fr: {
+      subject: 'Nouveau lead pour vous : {{lead}}',
+      body: 'Un lead vous a été attribué : {{lead}} (source : {{source}}).',
+    },
+    it: {
+      subject: 'Nuovo lead per lei: {{lead}}',
+      body: 'Le è stato assegnato un lead: {{lead}} (fonte: {{source}}).',
+    },
+  },
+  'lead-to-lead-source': {
+    de: {
+      subject: 'GS CRM: Lead {{lead}} ({{event}})',
+      body: 'Lead: {{lead}}\nQuelle: {{source}}\nE-Mail: {{email}}\nTelefon: {{phone}}\nAdresse: {{address}}\nZugewiesen an: {{assignee}}\nStatus: {{status}}\nNotizen: {{notes}}\n\nFreundliche Grüsse\nGS CRM',
+    },
+    en: {
+      subject: 'GS CRM: lead {{lead}} ({{event}})',
+      body: 'Lead: {{lead}}\nSource: {{source}}\nE-mail: {{email}}\nPhone: {{phone}}\nAddress: {{address}}\nAssigned to: {{assignee}}\nStatus: {{status}}\nNotes: {{notes}}\n\nKind regards\nGS CRM',
+    },
+    fr: {
+      subject: 'GS CRM : lead {{lead}} ({{event}})',
+      body: 'Lead : {{lead}}\nSource : {{source}}\nE-mail : {{email}}\nTéléphone : {{phone}}\nAdresse : {{address}}\nAttribué à : {{assignee}}\nStatut : {{status}}\nNotes : {{notes}}\n\nMeilleures salutations\nGS CRM',
+    },
+    it: {
+      subject: 'GS CRM: lead {{lead}} ({{event}})',
+      body: 'Lead: {{lead}}\nFonte: {{source}}\nE-mail: {{email}}\nTelefono: {{phone}}\nIndirizzo: {{address}}\nAssegnato a: {{assignee}}\nStato: {{status}}\nNote: {{notes}}\n\nCordiali saluti\nGS CRM',
     },
   },
   'feedback-to-lead-source': {

@@ -15,7 +15,7 @@ import { type MailKind, renderMail } from '../mail/templates.ts';
 
 export type NotificationKind = Extract<
   MailKind,
-  'reminder-due' | 'appointment-assigned' | 'feedback-missing'
+  'reminder-due' | 'appointment-assigned' | 'feedback-missing' | 'lead-assigned'
 >;
 
 export interface Notice {

@@ -139,6 +139,8 @@ export const ERROR_TEXTS = {
   leadClosed: 'lead {{id}} is closed: reopen it first',
   leadNoPerson: 'a lead needs a last name, a company name or a customer',
   leadConverted: 'lead {{id}} already has a customer',
+  leadOtherCustomer: 'is not the customer of lead {{id}}',
+  assigneeCannotSeeSource: "cannot see this lead's source (its visible roles leave out {{role}})",
 
   // Files.
   fileEmpty: 'The file is empty.',
