@@ -40,6 +40,10 @@ export const OVERRIDES: Record<string, Partial<Record<ViewKind, PreloadablePage>
   leads: {
     list: lazyPage(() => import('../custom/leads/LeadsPage.tsx')),
     show: lazyPage(() => import('../custom/leads/LeadShow.tsx')),
+    edit: lazyPage(() => import('../custom/leads/LeadForm.tsx')),
+    create: lazyPage(() =>
+      import('../custom/leads/LeadForm.tsx').then((module) => ({ default: module.LeadCreate })),
+    ),
   },
   reminders: {
     list: lazyPage(() => import('../custom/reminders/ReminderList.tsx')),

@@ -120,6 +120,7 @@ export function CloseDialog({
                 />
               }
               label={translate('app.leads.close.blacklistTick')}
+              slotProps={{ typography: { variant: 'body2' } }}
             />
           </Alert>
         ) : null}

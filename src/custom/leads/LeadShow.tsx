@@ -59,6 +59,8 @@ const GRID = {
   gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))',
   gap: 2,
 } as const;
+/** The narrower right-hand column: two values a row. */
+const SIDE_GRID = { ...GRID, gridTemplateColumns: 'repeat(auto-fill, minmax(150px, 1fr))' };
 
 const label = (name: string) => fieldLabelKey('leads', name);
 const empty = (value: unknown) => value === null || value === undefined || value === '';
@@ -67,23 +69,18 @@ function Section({
   title,
   testId,
   children,
-  action,
 }: {
   title: string;
   testId: string;
   children: ReactNode;
-  action?: ReactNode;
 }) {
   const translate = useTranslate();
   return (
     <Card sx={{ mb: 2 }} data-testid={`lead-section-${testId}`}>
       <CardContent>
-        <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
-          <Typography variant="subtitle2" color="text.secondary" sx={{ flex: 1 }}>
-            {translate(title)}
-          </Typography>
-          {action}
-        </Stack>
+        <Typography variant="subtitle2" color="text.secondary" sx={{ mb: 1 }}>
+          {translate(title)}
+        </Typography>
         {children}
       </CardContent>
     </Card>
@@ -160,11 +157,7 @@ function CallHistory({ lead }: { lead: Lead }) {
   const locale = useLocale();
   const calls = [...(lead.callAttempts ?? [])].reverse();
   return (
-    <Section
-      title="app.leads.sections.calls"
-      testId="calls"
-      action={lead.status === 'closed' ? null : <CallAttemptButton lead={lead} />}
-    >
+    <Section title="app.leads.sections.calls" testId="calls">
       {calls.length === 0 ? (
         <Typography variant="body2" color="text.secondary">
           {translate('app.leads.call.none')}
@@ -354,7 +347,7 @@ function Page() {
         </Box>
         <Box>
           <Section title="app.leads.sections.source" testId="source">
-            <Box sx={GRID}>
+            <Box sx={SIDE_GRID}>
               <Value label={label('leadSource')} testId="lead-source">
                 {nameOf(source)}
               </Value>
@@ -364,7 +357,7 @@ function Page() {
             </Box>
           </Section>
           <Section title="app.leads.sections.board" testId="board">
-            <Box sx={GRID}>
+            <Box sx={SIDE_GRID}>
               <Value label={label('status')} testId="lead-status">
                 {translate(enumKey('leadStatus', record.status))}
               </Value>

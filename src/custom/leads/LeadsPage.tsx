@@ -78,7 +78,8 @@ export default function LeadsPage() {
   const filter = apiFilter(filters, view);
   return (
     <ResourceContextProvider value="leads">
-      <Title title={translate('app.menu.leads')} />
+      {/* The list names the page itself. */}
+      {view === 'kanban' ? <Title title={translate('app.menu.leads')} /> : null}
       <Box
         sx={{
           display: 'flex',
@@ -95,7 +96,7 @@ export default function LeadsPage() {
           direction="row"
           spacing={1.5}
           useFlexGap
-          sx={{ alignItems: 'center', flexWrap: 'wrap' }}
+          sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1.5 }}
         >
           <Box sx={{ flex: 1, minWidth: 0 }}>
             <LeadFilterBar filters={filters} onChange={setFilters} view={view} />

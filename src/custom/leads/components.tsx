@@ -48,10 +48,10 @@ export type LeadsView = (typeof LEADS_VIEWS)[number];
 type User = ApiRecord<'users'>;
 
 /** Chip colours of the columns (MUI palette names). */
-const STATUS_COLORS: Record<LeadStatus, 'info' | 'warning' | 'secondary' | 'success'> = {
+const STATUS_COLORS: Record<LeadStatus, 'info' | 'warning' | 'primary' | 'success'> = {
   new: 'info',
   'not reached': 'warning',
-  'to do': 'secondary',
+  'to do': 'primary',
   closed: 'success',
 };
 
@@ -203,7 +203,7 @@ function SearchField({ value, onChange }: { value: string; onChange: (value: str
       label={translate('ra.action.search')}
       value={text}
       onChange={(event) => setText(event.target.value)}
-      sx={{ width: 220 }}
+      sx={{ width: 160 }}
       slotProps={{
         htmlInput: { 'data-testid': 'leads-search' },
         input: {
@@ -254,10 +254,10 @@ export function LeadFilterBar({
     () => (q: string) => onChange({ ...filters, q: q || undefined }),
     [filters, onChange],
   );
-  const fieldSx = { minWidth: 170, maxWidth: 260 };
+  const fieldSx = { width: 170 };
   return (
     <Box
-      sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center', py: 1 }}
+      sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}
       data-testid="leads-filters"
     >
       <SearchField value={filters.q ?? ''} onChange={onSearch} />
@@ -385,14 +385,14 @@ export function LeadFilterBar({
         value={filters.createdFrom ?? ''}
         onChange={(value) => set({ createdFrom: value || undefined })}
         testId="leads-filter-from"
-        sx={{ width: 170 }}
+        sx={{ width: 155 }}
       />
       <DateFilterField
         label={translate('app.leads.filters.createdUntil')}
         value={filters.createdUntil ?? ''}
         onChange={(value) => set({ createdUntil: value || undefined })}
         testId="leads-filter-until"
-        sx={{ width: 170 }}
+        sx={{ width: 155 }}
       />
       {count > 0 ? (
         <MuiButton
