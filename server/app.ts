@@ -32,6 +32,7 @@ import { installOpenApi } from './http/openapi.ts';
 import security from './http/security.ts';
 import { bodyAjv, queryAjv } from './http/validation.ts';
 import i18n from './i18n/index.ts';
+import imports from './import/index.ts';
 import jobs, { type JobsOptions } from './jobs/index.ts';
 import mail from './mail/index.ts';
 import notifications from './notifications/index.ts';
@@ -319,6 +320,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mail);
   await app.register(appointments); // after jobs and mail: sends notifications and mails
   await app.register(leads); // after appointments: extends their hooks and feedback
+  await app.register(imports); // CSV imports of customers and leads: after both
   await app.register(reminders);
   await app.register(tasks);
   await app.register(reports);

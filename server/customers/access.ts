@@ -75,7 +75,7 @@ export const IMPORT_ROLES = new Set(['ADMIN', 'BACKOFFICE', 'BACKOFFICE-CALLCENT
 
 export function requireRole(
   request: FastifyRequest,
-  roles: Set<string>,
+  roles: ReadonlySet<string>,
   what: string,
 ): SessionUser {
   const principal = request.principal;

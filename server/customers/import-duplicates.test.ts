@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../http/errors.ts';
 import { loadResourceModels } from '../schemas.ts';
 import { duplicateKeys, fileDuplicates, reasonsBetween } from './duplicates.ts';
-import { type CheckedRow, type FlaggedRow, planImport } from './import-duplicates.ts';
+import { type CheckedRow, type FlaggedRow, planImport } from '../import/plan.ts';
 import { fillFrom } from './merge.ts';
 
 const customers = loadResourceModels().find((model) => model.name === 'customers');
@@ -118,6 +118,26 @@ describe('the plan of a run', () => {
     ]);
     expect(refused({ rows: { '3': { action: 'merge' } } })).toEqual(['duplicates.rows.3.action']);
     expect(refused({ rows: { '5': { action: 'skip' } } })).toEqual(['duplicates.rows.5']);
+  });
+
+  it('offers no merge where the resource does not merge (leads)', () => {
+    const refused = (choices: Parameters<typeof planImport>[2]) => {
+      try {
+        planImport(rows, flagged, choices, 4, false);
+      } catch (error) {
+        if (error instanceof ApiError) return Object.keys(error.errors ?? {});
+        throw error;
+      }
+      return [];
+    };
+    expect(refused({ rows: { '2': { action: 'merge', into: 9 } } })).toEqual([
+      'duplicates.rows.2.action',
+    ]);
+    expect(refused({ all: 'merge' })).toEqual(['duplicates.all']);
+    expect(planImport(rows, flagged, { all: 'skip' }, 4, false)).toMatchObject({
+      inserts: [{ row: 1 }, { row: 4 }],
+      skipped: [2, 3],
+    });
   });
 });
 

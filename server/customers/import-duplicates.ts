@@ -1,65 +1,27 @@
 /**
- * Likely duplicates in a customer CSV import (issue 12), by the create form's rule
+ * Likely duplicates of a customer CSV import (issue 12), by the create form's rule
  * (./duplicates.ts): the check flags each valid row that looks like existing customers (which,
- * and why; one query per batch of rows) or like an earlier row of the same file; the user
- * chooses per row, or for all flagged rows at once, to skip it, import it anyway, or merge it into
- * an existing customer it looks like (that customer's empty fields are filled from the row; a field
- * both fill differently keeps the customer's value and is reported — ./merge.ts `fillFrom`).
- *
- * The server enforces the choice: a flagged row without one is not written (reported as
- * unresolved); a choice that cannot apply (a row the file does not have, a merge into a customer
- * the row does not look like, a merge of a row that looks like no existing customer) answers 422
- * naming `duplicates.rows.<row>.<field>` before anything is written.
+ * and why; one query per batch of rows) or like an earlier row of the same file; besides skipping
+ * a row or importing it anyway (../import/plan.ts, shared by every import), the user may merge it
+ * into an existing customer it looks like: that customer's empty fields are filled from the row; a
+ * field both fill differently keeps the customer's value and is reported (./merge.ts `fillFrom`).
  */
 import type { Expression, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import type { ResourceModel } from '../../src/schema/model.ts';
 import type { DB } from '../db/index.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
-import { type FieldErrors, issue, validationError } from '../http/errors.ts';
+import { type FieldErrors, issue } from '../http/errors.ts';
+import type { CheckedRow, FlaggedRow, ImportPlan, MergeReport } from '../import/plan.ts';
 import {
   type Duplicate,
   type DuplicateKeys,
-  type DuplicateReason,
   duplicateKeys,
   fileDuplicates,
   findExistingDuplicates,
 } from './duplicates.ts';
 import { type FieldConflict, fillFrom } from './merge.ts';
 import { customerErrors } from './rules.ts';
-
-export type DuplicateAction = 'skip' | 'import' | 'merge';
-
-/** The user's choices (the `duplicates` import option); row numbers as in the check's answer. */
-export interface DuplicateChoices {
-  /** For every flagged row without a choice of its own. */
-  all?: DuplicateAction;
-  rows?: Record<string, { action: DuplicateAction; into?: number }>;
-}
-
-const ACTIONS: DuplicateAction[] = ['skip', 'import', 'merge'];
-
-export const duplicateChoicesSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    all: { type: 'string', enum: ACTIONS },
-    rows: {
-      type: 'object',
-      maxProperties: 200_000,
-      propertyNames: { pattern: '^[1-9][0-9]{0,8}$' },
-      additionalProperties: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['action'],
-        properties: {
-          action: { type: 'string', enum: ACTIONS },
-          into: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
-        },
-      },
-    },
-  },
-} as const;
 
 /** The fields of an existing customer shown beside a flagged row (and the reasons). */
 export type ExistingMatch = Pick<
@@ -77,17 +39,6 @@ export type ExistingMatch = Pick<
   | 'reasons'
 >;
 
-/** A valid row that looks like existing customers or an earlier row of the file. */
-export interface FlaggedRow {
-  row: number;
-  line: number;
-  /** The row's values the rule compares (wire names). */
-  values: ResourceRow;
-  matches: ExistingMatch[];
-  /** Earlier rows of the same file (valid ones) the row looks like. */
-  file_rows: Array<{ row: number; reasons: DuplicateReason[] }>;
-}
-
 const COMPARED = [
   'first_name',
   'last_name',
@@ -96,12 +47,6 @@ const COMPARED = [
   'phone_number',
   'organization',
 ] as const;
-
-export interface CheckedRow {
-  row: number;
-  line: number;
-  body: ResourceRow;
-}
 
 /**
  * Flags the valid rows (in file order): existing customers inside `scope` one query per `batch`
@@ -132,7 +77,7 @@ export async function flagDuplicates(
             body[column],
           ]),
         ),
-        matches: matches.map((match) => ({
+        matches: matches.map((match): ExistingMatch => ({
           id: match.id,
           is_company: match.is_company,
           organization: match.organization,
@@ -150,61 +95,6 @@ export async function flagDuplicates(
     });
   }
   return flagged;
-}
-
-/** What the run does with the valid rows, after the choices. */
-export interface ImportPlan {
-  inserts: CheckedRow[];
-  merges: Array<CheckedRow & { into: number }>;
-  /** Flagged rows skipped by choice. */
-  skipped: number[];
-  /** Flagged rows without a choice: not written. */
-  unresolved: number[];
-}
-
-/** The valid rows' fate under the choices; a choice that cannot apply answers 422 naming it. */
-export function planImport(
-  rows: CheckedRow[],
-  flagged: Map<number, FlaggedRow>,
-  choices: DuplicateChoices | undefined,
-  totalRows: number,
-): ImportPlan {
-  const errors: FieldErrors = {};
-  const perRow = choices?.rows ?? {};
-  for (const key of Object.keys(perRow)) {
-    if (Number(key) > totalRows)
-      errors[`duplicates.rows.${key}`] = [issue('notARow', { rows: totalRows })];
-  }
-  const plan: ImportPlan = { inserts: [], merges: [], skipped: [], unresolved: [] };
-  for (const checked of rows) {
-    const flag = flagged.get(checked.row);
-    const own = perRow[String(checked.row)];
-    const action = own?.action ?? (flag ? choices?.all : undefined);
-    if (action === 'merge') {
-      const matches = flag?.matches ?? [];
-      const into = own?.into ?? matches[0]?.id;
-      if (matches.length === 0) {
-        // "Merge all" leaves a row that only repeats an earlier row of the file unresolved.
-        if (own) {
-          errors[`duplicates.rows.${checked.row}.action`] = [issue('mergeWithoutMatch')];
-        } else plan.unresolved.push(checked.row);
-      } else if (!matches.some((match) => match.id === into)) {
-        errors[`duplicates.rows.${checked.row}.into`] = [issue('notAMatch', { id: Number(into) })];
-      } else plan.merges.push({ ...checked, into: Number(into) });
-    } else if (action === 'skip') plan.skipped.push(checked.row);
-    else if (action === 'import' || !flag) plan.inserts.push(checked);
-    else plan.unresolved.push(checked.row);
-  }
-  if (Object.keys(errors).length > 0) throw validationError(errors, 'duplicateChoices');
-  return plan;
-}
-
-/** A row merged into an existing customer: what it filled, and what it could not. */
-export interface MergeReport {
-  row: number;
-  customer_id: number;
-  filled: string[];
-  conflicts: Array<{ field: string; kept: unknown; file: unknown }>;
 }
 
 export interface MergeOutcome {

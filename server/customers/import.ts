@@ -1,259 +1,91 @@
 /**
- * Columns and values of a customer CSV import (the whole flow: ./import-rows.ts): which customer
- * field a column stands for — suggested from the column names (field names, their labels in
- * de/fr/it/en, common aliases such as PLZ, NPA, Natel) — and a cell's text as a field value: dates
- * as YYYY-MM-DD or DD.MM.YYYY, yes/no in four languages, enum values by code or label in any
- * language, lead sources by id or name, consultants by id or email, sub-brokers by id or name.
+ * What is customer-specific in the CSV import (the machinery, shared with leads: server/import/;
+ * docs/ARCHITECTURE.md "CSV imports"): every field a client may write can come from a column; a
+ * row needs a name (first and last name, or a company's organization); rows are checked by the
+ * rules of ./rules.ts and a recommending customer must exist; the person is looked up on the
+ * blacklist by e-mail and phone; likely duplicates follow the create form's rule
+ * (./import-duplicates.ts) and may be merged into the customer they look like. Rows are inserted
+ * in batches, then the merges are written.
  */
-import type { FieldModel, ResourceModel } from '../../src/schema/model.ts';
-import type { DB } from '../db/index.ts';
-import { type ErrorIssue, issue } from '../http/errors.ts';
-import { enumLabel, fieldLabel, LANGUAGES, normalizeLabel } from './labels.ts';
+import type { ResourceRow } from '../db/resource.ts';
+import { resourceDb } from '../db/resource.ts';
+import { scopeExpression } from '../access/scope.ts';
+import { addError, type FieldErrors, issue } from '../http/errors.ts';
+import { insertValues, jsonColumns, type ResourceImport } from '../import/resource.ts';
+import { IMPORT_ROLES, scopeFor } from './access.ts';
+import { flagDuplicates, writeMerges } from './import-duplicates.ts';
+import { customerErrors } from './rules.ts';
 
-/** Customer fields a column can fill (everything a client may write). */
-export function importableFields(model: ResourceModel): FieldModel[] {
-  return model.fields.filter((field) => !field.readOnly);
-}
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
-const ALIASES: Record<string, string> = {
-  vorname: 'firstName',
-  prenom: 'firstName',
-  nome: 'firstName',
-  firstname: 'firstName',
-  givenname: 'firstName',
-  nachname: 'lastName',
-  name: 'lastName',
-  familienname: 'lastName',
-  nom: 'lastName',
-  cognome: 'lastName',
-  surname: 'lastName',
-  plz: 'zip',
-  postleitzahl: 'zip',
-  npa: 'zip',
-  cap: 'zip',
-  postcode: 'zip',
-  zipcode: 'zip',
-  ort: 'city',
-  ortschaft: 'city',
-  wohnort: 'city',
-  localite: 'city',
-  localita: 'city',
-  ville: 'city',
-  strasse: 'street',
-  rue: 'street',
-  via: 'street',
-  adresse: 'street',
-  hausnummer: 'addressNumber',
-  nr: 'addressNumber',
-  no: 'addressNumber',
-  numero: 'addressNumber',
-  telefon: 'phoneNumber',
-  tel: 'phoneNumber',
-  telephone: 'phoneNumber',
-  telefono: 'phoneNumber',
-  natel: 'phoneNumber',
-  handy: 'phoneNumber',
-  mobile: 'phoneNumber',
-  mobil: 'phoneNumber',
-  phone: 'phoneNumber',
-  mail: 'email',
-  emailadresse: 'email',
-  courriel: 'email',
-  geburtsdatum: 'dateOfBirth',
-  geburtstag: 'dateOfBirth',
-  datedenaissance: 'dateOfBirth',
-  datadinascita: 'dateOfBirth',
-  birthdate: 'dateOfBirth',
-  geschlecht: 'gender',
-  sexe: 'gender',
-  sesso: 'gender',
-  firma: 'organization',
-  unternehmen: 'organization',
-  entreprise: 'organization',
-  societe: 'organization',
-  ditta: 'organization',
-  azienda: 'organization',
-  company: 'organization',
-  zivilstand: 'maritalStatus',
-  etatcivil: 'maritalStatus',
-  statocivile: 'maritalStatus',
-  nationalitat: 'nationality',
-  staatsangehorigkeit: 'nationality',
-  nationalite: 'nationality',
-  nazionalita: 'nationality',
-  land: 'country',
-  pays: 'country',
-  paese: 'country',
-  bewilligung: 'permitType',
-  aufenthaltsbewilligung: 'permitType',
-  permis: 'permitType',
-  permesso: 'permitType',
-  bemerkung: 'notes',
-  bemerkungen: 'notes',
-  notizen: 'notes',
-  remarques: 'notes',
-  osservazioni: 'notes',
+export const customerImport: ResourceImport = {
+  resource: 'customers',
+  roles: IMPORT_ROLES,
+  action: 'import customers',
+  fields: (model) => model.fields.filter((field) => !field.readOnly),
+
+  // A customer needs a name (./rules.ts): a person first and last name, a company its
+  // organization; without a column for either, no row could be imported.
+  mappingIssues: (mapped) =>
+    (mapped.has('firstName') && mapped.has('lastName')) || mapped.has('organization')
+      ? []
+      : [issue('nameColumns')],
+
+  async rules(rows, { app }) {
+    const out: Array<FieldErrors | undefined> = rows.map(({ body, clean }) => {
+      if (!clean) return undefined;
+      const errors = customerErrors(body);
+      return Object.keys(errors).length > 0 ? errors : undefined;
+    });
+    // References to existing customers, checked in one query.
+    const recommended = new Set(
+      rows
+        .map(({ body }) => body.recommended_by_customer_id)
+        .filter((id): id is number => typeof id === 'number'),
+    );
+    if (recommended.size === 0) return out;
+    const found = await app.db
+      .selectFrom('customers')
+      .select('id')
+      .where('id', 'in', [...recommended])
+      .execute();
+    const known = new Set(found.map((row) => Number(row.id)));
+    rows.forEach(({ body }, index) => {
+      const id = body.recommended_by_customer_id;
+      if (typeof id === 'number' && !known.has(id)) {
+        const errors = (out[index] ??= {});
+        addError(
+          errors,
+          'recommended_by_customer_id',
+          issue('unknownReference', { resource: 'customers', ids: id }),
+        );
+      }
+    });
+    return out;
+  },
+
+  // A new customer has no id yet: the blacklist knows it by e-mail or phone.
+  person: (body) => ({ email: text(body.email), phoneNumber: text(body.phone_number) }),
+
+  flagDuplicates: ({ app, principal }, rows, batch) =>
+    flagDuplicates(app.db, rows, scopeExpression(scopeFor(app, 'customers', principal)), batch),
+
+  merges: true,
+
+  async write(trx, plan, { model }, batch, onProgress) {
+    const json = jsonColumns(model);
+    const inserts = plan.inserts;
+    for (let start = 0; start < inserts.length; start += batch) {
+      const rows: ResourceRow[] = inserts
+        .slice(start, start + batch)
+        .map(({ body }) => insertValues(body, json));
+      // The rows' columns are the customer model's fields mapped from the file (run-time names).
+      await resourceDb(trx).insertInto('customers').values(rows).execute();
+      onProgress?.('importing', Math.min(inserts.length, start + batch), inserts.length);
+    }
+    const outcome = await writeMerges(trx, model, plan.merges, batch, (done) =>
+      onProgress?.('merging', done, plan.merges.length),
+    );
+    return { imported: inserts.length, merged: outcome.merged, refused: outcome.refused };
+  },
 };
-
-/** Field (camelCase) a column name stands for, or null. */
-export function suggestField(model: ResourceModel, header: string): string | null {
-  const key = normalizeLabel(header);
-  if (!key) return null;
-  const fields = importableFields(model);
-  for (const field of fields) {
-    if (normalizeLabel(field.name) === key || normalizeLabel(field.column) === key)
-      return field.name;
-  }
-  for (const language of LANGUAGES) {
-    for (const field of fields) {
-      if (normalizeLabel(fieldLabel(language, model.name, field.name)) === key) return field.name;
-    }
-  }
-  const alias = ALIASES[key];
-  return alias && fields.some((field) => field.name === alias) ? alias : null;
-}
-
-const YES = new Set([
-  '1',
-  'true',
-  'yes',
-  'y',
-  'ja',
-  'j',
-  'oui',
-  'o',
-  'si',
-  'sì',
-  'x',
-  'wahr',
-  'vrai',
-  'vero',
-]);
-const NO = new Set(['0', 'false', 'no', 'n', 'nein', 'non', 'falsch', 'faux', 'falso']);
-
-/** A date as YYYY-MM-DD from YYYY-MM-DD, D.M.YYYY or D/M/YYYY; undefined when not a real date. */
-export function parseDate(text: string): string | undefined {
-  let match = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
-  let year: number;
-  let month: number;
-  let day: number;
-  if (match) [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  else {
-    match = /^(\d{1,2})[./](\d{1,2})[./](\d{4})$/.exec(text);
-    if (!match) return undefined;
-    [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  }
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (
-    date.getUTCFullYear() !== year ||
-    date.getUTCMonth() !== month - 1 ||
-    date.getUTCDate() !== day
-  )
-    return undefined;
-  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-}
-
-/** Lookups for enum values and references, loaded once per import. */
-export interface Lookups {
-  enums: Map<string, Map<string, string>>;
-  leadSources: Map<string, number>;
-  users: Map<string, { id: number; active: boolean }>;
-  subBrokers: Map<string, number>;
-}
-
-function enumLookup(field: FieldModel): Map<string, string> {
-  const values = field.enumValues ?? [];
-  const map = new Map<string, string>();
-  for (const value of values) {
-    map.set(normalizeLabel(value), value);
-    for (const language of LANGUAGES) {
-      const label = enumLabel(language, field.enumName ?? '', value);
-      if (label !== value) map.set(normalizeLabel(label), value);
-    }
-  }
-  return map;
-}
-
-export async function loadLookups(db: DB, model: ResourceModel): Promise<Lookups> {
-  const enums = new Map<string, Map<string, string>>();
-  for (const field of model.fields) if (field.enumValues) enums.set(field.name, enumLookup(field));
-  const leadSources = new Map<string, number>();
-  for (const row of await db
-    .selectFrom('lead_sources')
-    .select(['id', 'name_de', 'name_fr', 'name_it', 'name_en'])
-    .execute()) {
-    leadSources.set(String(row.id), Number(row.id));
-    for (const name of [row.name_de, row.name_fr, row.name_it, row.name_en]) {
-      if (typeof name === 'string' && name.trim())
-        leadSources.set(normalizeLabel(name), Number(row.id));
-    }
-  }
-  const users = new Map<string, { id: number; active: boolean }>();
-  for (const row of await db.selectFrom('users').select(['id', 'email', 'is_active']).execute()) {
-    const entry = { id: Number(row.id), active: row.is_active !== false };
-    users.set(String(row.id), entry);
-    users.set(String(row.email).toLowerCase(), entry);
-  }
-  const subBrokers = new Map<string, number>();
-  for (const row of await db.selectFrom('sub_brokers').select(['id', 'name']).execute()) {
-    subBrokers.set(String(row.id), Number(row.id));
-    subBrokers.set(normalizeLabel(String(row.name)), Number(row.id));
-  }
-  return { enums, leadSources, users, subBrokers };
-}
-
-/** A cell's text as the field's value, or the problem to report. */
-export function convert(
-  field: FieldModel,
-  text: string,
-  lookups: Lookups,
-): { value?: unknown; error?: ErrorIssue } {
-  switch (field.kind) {
-    case 'boolean': {
-      const key = text.toLowerCase();
-      if (YES.has(key)) return { value: true };
-      if (NO.has(key)) return { value: false };
-      return { error: issue('notYesNo', { value: text }) };
-    }
-    case 'date': {
-      const value = parseDate(text);
-      return value ? { value } : { error: issue('notADate', { value: text }) };
-    }
-    case 'enum': {
-      const value = lookups.enums.get(field.name)?.get(normalizeLabel(text));
-      return value ? { value } : { error: issue('unknownValue', { value: text }) };
-    }
-    case 'enumArray': {
-      const out: string[] = [];
-      for (const part of text
-        .split(/[,;/|]/)
-        .map((item) => item.trim())
-        .filter(Boolean)) {
-        const value = lookups.enums.get(field.name)?.get(normalizeLabel(part));
-        if (!value) return { error: issue('unknownValue', { value: part }) };
-        if (!out.includes(value)) out.push(value);
-      }
-      return { value: out };
-    }
-    case 'reference': {
-      if (field.reference === 'lead-sources') {
-        const id = lookups.leadSources.get(/^\d+$/.test(text) ? text : normalizeLabel(text));
-        return id ? { value: id } : { error: issue('unknownLeadSource', { value: text }) };
-      }
-      if (field.reference === 'users') {
-        const user = lookups.users.get(text.toLowerCase());
-        if (!user) return { error: issue('unknownUser', { value: text }) };
-        return user.active ? { value: user.id } : { error: issue('userDisabled', { value: text }) };
-      }
-      if (field.reference === 'sub-brokers') {
-        const id = lookups.subBrokers.get(/^\d+$/.test(text) ? text : normalizeLabel(text));
-        return id ? { value: id } : { error: issue('unknownSubBroker', { value: text }) };
-      }
-      return /^\d{1,9}$/.test(text)
-        ? { value: Number(text) }
-        : { error: issue('notAnId', { value: text }) };
-    }
-    default:
-      return { value: text };
-  }
-}

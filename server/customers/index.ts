@@ -2,15 +2,16 @@
  * The customers feature (issue 6; docs/ARCHITECTURE.md "Customers, households and documents"):
  * customers, household members and documents are schema CRUD; this plugin adds their rules
  * (./hooks.ts) and the routes beyond CRUD — duplicates, merge and household conversion
- * (./records.ts), documents and pictures (./documents.ts), CSV import and export
- * (./import-export.ts), personal-data export and erasure (./personal-data.ts). Every route checks the record like `GET /api/<resource>/:id` does
- * (./access.ts): a record the user may not see answers 404.
+ * (./records.ts), documents and pictures (./documents.ts), the CSV export (./export-routes.ts),
+ * personal-data export and erasure (./personal-data.ts). Every route checks the record like
+ * `GET /api/<resource>/:id` does (./access.ts): a record the user may not see answers 404. The CSV
+ * import is server/import/ (customers and leads); what is customer-specific in it: ./import.ts.
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { DOCUMENT_MAX_BYTES } from './files.ts';
 import { customerHooks, documentHooks, householdMemberHooks } from './hooks.ts';
-import { importExportRoutes } from './import-export.ts';
+import { exportRoutes } from './export-routes.ts';
 import { personalDataRoutes } from './personal-data.ts';
 import { documentRoutes } from './documents.ts';
 import { recordRoutes } from './records.ts';
@@ -28,6 +29,6 @@ export default async function customers(app: FastifyInstance): Promise<void> {
   });
   await app.register(recordRoutes);
   await app.register(documentRoutes);
-  await app.register(importExportRoutes);
+  await app.register(exportRoutes);
   await app.register(personalDataRoutes);
 }

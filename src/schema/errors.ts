@@ -108,7 +108,7 @@ export const ERROR_TEXTS = {
   unknownPlaceholders: 'uses unknown placeholders: {{placeholders}}',
   keyMismatch: 'must be the key of translation {{id}} ({{key}})',
   notAColumn: 'is not a column of the file',
-  notImportable: '"{{field}}" is not a customer field that can be imported',
+  notImportable: '"{{field}}" is not a field that can be imported',
   mappedTwice: '"{{field}}" is already filled from column "{{column}}"',
   rowLength: 'has {{values}} values, the header line has {{columns}} columns',
   notYesNo: '"{{value}}" is not yes or no',

@@ -81,6 +81,9 @@ const RULES: Record<string, Rule> = {
   'POST /api/customers/import/preview': { access: 'authenticated', roles: IMPORT_ROLES },
   'POST /api/customers/import': { access: 'authenticated', roles: IMPORT_ROLES },
   'GET /api/customers/export': { access: 'authenticated', external: true },
+  // CSV import of leads (issue 16): the same office roles as the customer import
+  'POST /api/leads/import/preview': { access: 'authenticated', roles: IMPORT_ROLES },
+  'POST /api/leads/import': { access: 'authenticated', roles: IMPORT_ROLES },
   // contracts (issue 14): the household coverage view (404 outside the customer's scope), the
   // exports (permissions of server/auth/permissions.ts)
   'GET /api/customers/:id/coverage': { access: 'authenticated', external: true },

@@ -115,6 +115,37 @@ export const MULTIPART_FORMS: Record<string, FormPart[]> = {
       },
     },
   ],
+  // Leads: the same form; the lead source for every row (demo source 1, visible to every role).
+  'POST /api/leads/import/preview': [
+    { name: 'file', value: CSV, file: { filename: 'probe.csv', contentType: 'text/csv' } },
+    {
+      name: 'options',
+      value: '{}',
+      json: {
+        mode: 'skip_invalid',
+        encoding: 'utf-8',
+        delimiter: ';',
+        import_recommended_by: 'Probe',
+        import_lead_source: 1,
+        assigned_to: null,
+        mapping: { Vorname: 'firstName', Nachname: 'lastName', 'E-Mail': 'email' },
+      },
+    },
+  ],
+  'POST /api/leads/import': [
+    { name: 'file', value: CSV, file: { filename: 'probe.csv', contentType: 'text/csv' } },
+    {
+      name: 'options',
+      value: '{}',
+      json: {
+        mode: 'skip_invalid',
+        encoding: 'utf-8',
+        delimiter: ';',
+        import_lead_source: 1,
+        assigned_to: null,
+      },
+    },
+  ],
 };
 
 const METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

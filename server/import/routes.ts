@@ -1,26 +1,24 @@
 /**
- * Customers in and out as CSV (back office import, client report export):
- *   POST /api/customers/import/preview  multipart: file (CSV), options (JSON); writes nothing
- *   POST /api/customers/import          same; `Accept: application/x-ndjson` streams progress
- *   GET  /api/customers/export?from&until&lead_source&delimiter   CSV, streamed
- * The import itself: ./import-rows.ts; the export: ./export.ts.
+ * The routes of a resource's CSV import (./resource.ts says what differs between resources):
+ *   POST /api/<resource>/import/preview  multipart: file (CSV), options (JSON); writes nothing
+ *   POST /api/<resource>/import          same; `Accept: application/x-ndjson` streams progress
+ * The import itself: ./rows.ts.
  */
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { audit } from '../auth/audit.ts';
-import { ApiError, errorBody, type ErrorIssue, type FieldErrors, issue } from '../http/errors.ts';
-import { IMPORT_ROLES, requireRole } from './access.ts';
-import { type ExportQuery, exportCustomers, exportFileName, exportQuerySchema } from './export.ts';
-import { type ImportMode, receiveImport } from './import-file.ts';
-import { planImport } from './import-duplicates.ts';
-import { prepareImport, writeImport } from './import-rows.ts';
 import { auditContextOf } from '../audit/context.ts';
+import { audit } from '../auth/audit.ts';
+import { requireRole } from '../customers/access.ts';
+import { ApiError, errorBody, type ErrorIssue, type FieldErrors, issue } from '../http/errors.ts';
+import { type ImportMode, receiveImport } from './file.ts';
+import { planImport } from './plan.ts';
+import type { ResourceImport } from './resource.ts';
+import { prepareImport, writeImport } from './rows.ts';
 
-const importSchema = (summary: string) => ({
-  tags: ['customers'],
+const importSchema = (description: ResourceImport, summary: string) => ({
+  tags: [description.resource],
   summary,
-  description:
-    'Multipart: `file` (CSV: UTF-8 or Windows-1252, `,` `;` or tab, a header line) and `options` (JSON: mapping {column: field|null}, mode all_or_nothing|skip_invalid, encoding, delimiter, import_lead_source, import_recommended_by, assigned_to, duplicates {all?, rows: {"<row>": {action: skip|import|merge, into?}}}). Rows are checked like creates; row_errors name row, line, column and field (English `message`, translation `key` and `args`). Valid rows like existing customers or an earlier row are listed in `duplicates` (matches with id and reasons) and written only as chosen.',
+  description: `Multipart: \`file\` (CSV: UTF-8 or Windows-1252, \`,\` \`;\` or tab, a header line) and \`options\` (JSON: mapping {column: field|null}, mode all_or_nothing|skip_invalid, encoding, delimiter, import_lead_source, import_recommended_by, assigned_to, duplicates {all?, rows: {"<row>": {action: skip|import${description.merges ? '|merge, into?' : ''}}}}). Rows are checked like creates, and people on the blacklist refused; row_errors name row, line, column and field (English \`message\`, translation \`key\` and \`args\`). Valid rows like existing ${description.resource} or an earlier row are listed in \`duplicates\` (matches with id and reasons) and written only as chosen. The preview's \`fields\` are the fields a column may fill. For: ${[...description.roles].join(', ')}.`,
 });
 
 /** At most this many row errors and merges are listed in a summary. */
@@ -40,23 +38,30 @@ class RowsRefused extends ApiError {
   }
 }
 
-export async function importExportRoutes(app: FastifyInstance): Promise<void> {
+export async function importRoutes(
+  app: FastifyInstance,
+  description: ResourceImport,
+): Promise<void> {
+  const { resource, roles, action } = description;
+
   app.post(
-    '/api/customers/import/preview',
+    `/api/${resource}/import/preview`,
     {
       config: { access: 'authenticated' },
       schema: importSchema(
-        'Check a CSV of customers and show what would be imported; writes nothing.',
+        description,
+        `Check a CSV of ${resource} and show what would be imported; writes nothing.`,
       ),
     },
     async (request) => {
-      requireRole(request, IMPORT_ROLES, 'import customers');
+      const principal = requireRole(request, roles, action);
       const { buffer, options } = await receiveImport(request);
-      const prepared = await prepareImport(app, buffer, options, request.principal);
+      const prepared = await prepareImport(app, description, buffer, options, principal);
       return {
         columns: prepared.parsed.headers,
         delimiter: prepared.parsed.delimiter,
         encoding: prepared.parsed.encoding,
+        fields: prepared.fields,
         mapping: prepared.mapping,
         suggested_mapping: prepared.suggested,
         total_rows: prepared.parsed.rows.length,
@@ -71,21 +76,22 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.post(
-    '/api/customers/import',
+    `/api/${resource}/import`,
     {
       config: { access: 'authenticated' },
       schema: importSchema(
-        'Import a CSV of customers: all_or_nothing (default) writes nothing when a row is invalid (422); skip_invalid writes the valid rows. With Accept: application/x-ndjson the answer streams progress lines, then the summary.',
+        description,
+        `Import a CSV of ${resource}: all_or_nothing (default) writes nothing when a row is invalid (422); skip_invalid writes the valid rows. With Accept: application/x-ndjson the answer streams progress lines, then the summary.`,
       ),
     },
     async (request, reply) => {
-      const principal = requireRole(request, IMPORT_ROLES, 'import customers');
+      const principal = requireRole(request, roles, action);
       const { buffer, fileName, options } = await receiveImport(request);
       const mode: ImportMode = options.mode ?? 'all_or_nothing';
       const streaming = String(request.headers.accept ?? '').includes('application/x-ndjson');
 
       const run = async (progress: (line: StreamLine) => void) => {
-        const prepared = await prepareImport(app, buffer, options, request.principal);
+        const prepared = await prepareImport(app, description, buffer, options, principal);
         const total = prepared.parsed.rows.length;
         progress({ type: 'progress', phase: 'checked', done: total, total });
         if (mode === 'all_or_nothing' && prepared.invalidRows > 0) {
@@ -96,9 +102,19 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
           );
         }
         // Likely duplicates: the user's choices (422 naming a choice that cannot apply).
-        const plan = planImport(prepared.valid, prepared.flagged, options.duplicates, total);
-        const written = await writeImport(app, auditContextOf(request), plan, (phase, done, all) =>
-          progress({ type: 'progress', phase, done, total: all }),
+        const plan = planImport(
+          prepared.valid,
+          prepared.flagged,
+          options.duplicates,
+          total,
+          description.merges,
+        );
+        const written = await writeImport(
+          description,
+          prepared.context,
+          auditContextOf(request),
+          plan,
+          (phase, done, all) => progress({ type: 'progress', phase, done, total: all }),
         );
         const skipped =
           prepared.invalidRows +
@@ -116,10 +132,10 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
           row_errors: [...prepared.errors, ...written.refused].slice(0, MAX_REPORTED),
           merges: written.merged.slice(0, MAX_REPORTED),
         };
-        await audit(app.db, 'customers.imported', {
+        await audit(app.db, `${resource}.imported`, {
           userId: principal.id,
           ip: request.ip,
-          resource: 'customers',
+          resource,
           details: {
             file: fileName,
             total_rows: total,
@@ -170,32 +186,6 @@ export async function importExportRoutes(app: FastifyInstance): Promise<void> {
         })
         .finally(() => out.end());
       return reply.send(out);
-    },
-  );
-
-  app.get<{ Querystring: ExportQuery }>(
-    '/api/customers/export',
-    {
-      config: { access: 'authenticated', external: true },
-      schema: {
-        tags: ['customers'],
-        summary:
-          'Client report: the customers the user sees, created from..until (dates, Swiss time), of the given lead sources, as CSV (UTF-8 with BOM, `;`), streamed.',
-        querystring: exportQuerySchema,
-      },
-    },
-    async (request, reply) => {
-      const query = request.query;
-      if (query.from && query.until && query.from > query.until) {
-        throw new ApiError(400, issue('invalidQuery', { fields: 'until' }), {
-          until: [issue('notBeforeFrom')],
-        });
-      }
-      reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${exportFileName()}"`)
-        .header('cache-control', 'private, no-store');
-      return reply.send(exportCustomers(app, request, query));
     },
   );
 }

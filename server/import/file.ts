@@ -1,5 +1,5 @@
 /**
- * The file of a customer CSV import: the multipart request (part `file` and the JSON `options`)
+ * The file of a CSV import (customers, leads): the multipart request (part `file` and the JSON `options`)
  * and the CSV in it. UTF-8 (with or without BOM) or Windows-1252 (Excel's "CSV" on Swiss
  * Windows), delimiter `,` `;` or tab (detected from the header line unless given), a header line,
  * at most IMPORT_MAX_ROWS rows; parsed by csv-parse. A binary file, a spreadsheet, an invalid
@@ -16,8 +16,8 @@ import {
   validationError,
 } from '../http/errors.ts';
 import { createAjvInstance, fieldErrors } from '../http/validation.ts';
-import { type DuplicateChoices, duplicateChoicesSchema } from './import-duplicates.ts';
-import { sniffFileType } from './files.ts';
+import { sniffFileType } from '../customers/files.ts';
+import { type DuplicateChoices, duplicateChoicesSchema } from './plan.ts';
 
 const MB = 1024 * 1024;
 export const IMPORT_MAX_BYTES = Number(process.env.IMPORT_MAX_BYTES ?? 30 * MB);
@@ -33,7 +33,7 @@ export interface ImportOptions {
   import_lead_source?: number | null;
   import_recommended_by?: string | null;
   assigned_to?: number | null;
-  /** What to do with likely duplicates (./import-duplicates.ts). */
+  /** What to do with likely duplicates (./plan.ts). */
   duplicates?: DuplicateChoices;
 }
 
