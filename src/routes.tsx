@@ -15,6 +15,7 @@
  * the 404 page shows). Query-driven tabs (`customers/{id}?tab=…`) are read by the page itself.
  */
 import type { SvgIconComponent } from '@mui/icons-material';
+import AssessmentIcon from '@mui/icons-material/Assessment';
 import AssignmentIcon from '@mui/icons-material/Assignment';
 import BlockIcon from '@mui/icons-material/Block';
 import BusinessIcon from '@mui/icons-material/Business';
@@ -42,6 +43,7 @@ import WorkIcon from '@mui/icons-material/Work';
 import MailIcon from '@mui/icons-material/MailOutline';
 import HistoryIcon from '@mui/icons-material/History';
 import QueueIcon from '@mui/icons-material/PlaylistPlay';
+import type { StoredUser } from './auth/session.ts';
 import type { Permission } from './schema/permissions.ts';
 import { lazyPage, type PreloadablePage } from './shell/lazyPage.ts';
 import { type Area, type ViewKind, pathsOf, viewPaths } from './shell/paths.ts';
@@ -78,7 +80,14 @@ export interface RouteEntry {
   menu?: MenuEntry;
   /** Needed to open the route (besides the area); the server enforces its own rules anyway. */
   permission?: Permission;
+  /** Besides the permission, a rule on the signed-in user (the reports: at least one report). */
+  allowed?: (user: StoredUser | null) => boolean;
 }
+
+/** Whether the signed-in user may open the entry (and see its menu item). */
+export const mayOpen = (entry: RouteEntry, user: StoredUser | null): boolean =>
+  (!entry.permission || (user?.permissions ?? []).includes(entry.permission)) &&
+  (!entry.allowed || entry.allowed(user));
 
 const BOTH: Area[] = ['admin', 'consultant'];
 const ADMIN: Area[] = ['admin'];
@@ -142,6 +151,14 @@ export const ROUTES: RouteEntry[] = [
     areas: ADMIN,
     page: Tasks,
     menu: { group: 'overview', label: 'app.menu.tasks', icon: TaskIcon },
+  },
+  // The back office's reports (src/custom/reports/): for accounts that run at least one.
+  {
+    path: 'reports',
+    areas: ADMIN,
+    page: lazyPage(() => import('./custom/reports/ReportsPage.tsx')),
+    menu: { group: 'overview', label: 'app.menu.reports', icon: AssessmentIcon },
+    allowed: (user) => (user?.reports?.length ?? 0) > 0,
   },
 
   // Customers and sales

@@ -5,6 +5,7 @@
  */
 import type { ApiRecord } from '../resources/records.ts';
 import { type Preferences, pageSizeOf, withDefaults } from '../schema/preferences.ts';
+import type { ReportKind } from '../schema/reports.ts';
 
 export const STORAGE = {
   token: 'token',
@@ -24,6 +25,8 @@ export type StoredUser = Pick<
   subBrokerId?: number | null;
   /** The settings page's choices (camelCase of the API's preferences). */
   preferences?: Partial<Preferences>;
+  /** The reports the user may run (src/schema/reports.ts reportsOf). */
+  reports?: ReportKind[];
 };
 
 /** Page size of a resource's list from the signed-in user's preferences (default 25). */

@@ -21,7 +21,7 @@ import { NotFoundPage, RedirectToLogin } from '../custom/PublicPages.tsx';
 import { Layout } from '../layout/Layout.tsx';
 import { hasModel, MODELS } from '../resources/registry.ts';
 import { resourceRegistrations, resourceView } from '../resources/resources.tsx';
-import { crud, type RouteEntry, routesOf } from '../routes.tsx';
+import { crud, mayOpen, type RouteEntry, routesOf } from '../routes.tsx';
 import { theme } from '../theme.ts';
 import { UI } from './config.ts';
 import { preloadPage } from './lazyPage.ts';
@@ -45,8 +45,7 @@ function DeniedNotice() {
 
 function Guarded({ entry, area }: { entry: RouteEntry; area: Area }) {
   const location = useLocation();
-  const permissions = getStoredUser()?.permissions ?? [];
-  if (entry.permission && !permissions.includes(entry.permission)) {
+  if (!mayOpen(entry, getStoredUser())) {
     return <Navigate to={`/${area}/dashboard`} replace state={{ denied: location.pathname }} />;
   }
   return (

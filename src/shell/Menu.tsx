@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { Menu, useSidebarState, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { getStoredUser } from '../auth/session.ts';
-import { MENU_GROUPS, type MenuGroup, routesOf } from '../routes.tsx';
+import { MENU_GROUPS, type MenuGroup, mayOpen, routesOf } from '../routes.tsx';
 import { useArea } from './area.ts';
 
 const FOLDED_KEY = 'menu.folded';
@@ -42,10 +42,8 @@ export function AreaMenu() {
   const { pathname } = useLocation();
   const [sidebarOpen] = useSidebarState();
   const [folded, setFolded] = useState<MenuGroup[]>(readFolded);
-  const permissions = getStoredUser()?.permissions ?? [];
-  const entries = routesOf(area).filter(
-    (entry) => entry.menu && (!entry.permission || permissions.includes(entry.permission)),
-  );
+  const user = getStoredUser();
+  const entries = routesOf(area).filter((entry) => entry.menu && mayOpen(entry, user));
   const toggle = (group: MenuGroup) => {
     const next = folded.includes(group)
       ? folded.filter((candidate) => candidate !== group)
