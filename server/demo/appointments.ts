@@ -24,24 +24,10 @@ import type { AppointmentsTable, RemindersTable } from '../../src/types/database
 import { placeOf } from '../appointments/hooks.ts';
 import { swissInstant, swissToday, timesOf } from '../appointments/times.ts';
 import type { DB } from '../db/index.ts';
+import { random } from './random.ts';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
-
-function random(seed: number) {
-  let state = seed;
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)],
-    chance: (p: number) => next() < p,
-  };
-}
 
 /** A copy of `items` in a random order (Fisher–Yates with the seeded generator). */
 function shuffled<T>(items: readonly T[], int: (min: number, max: number) => number): T[] {

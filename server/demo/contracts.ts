@@ -21,6 +21,7 @@ import type { ContractsTable, DocumentsTable } from '../../src/types/database.ts
 import { BROKER_MANDATE_PRODUCT_ID, type ProductGroup } from '../../src/schema/catalogue.ts';
 import { contractFigures, type PaymentCycle } from '../contracts/figures.ts';
 import type { DB } from '../db/index.ts';
+import { random } from './random.ts';
 
 const MORTGAGE = 24;
 const MORTGAGE_LENDERS = ['AXA', 'Swiss Life', 'Baloise', 'Zürich Versicherung'];
@@ -28,21 +29,6 @@ const MORTGAGE_LENDERS = ['AXA', 'Swiss Life', 'Baloise', 'Zürich Versicherung'
 /** The day the demo book is written relative to (it does not move with the clock). */
 const BOOK_DAY = '2026-11-01';
 const BOOK_YEAR = 2026;
-
-function random(seed: number) {
-  let state = seed;
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)],
-    chance: (p: number) => next() < p,
-  };
-}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const day = (year: number, month: number, date = 1) => `${year}-${pad(month)}-${pad(date)}`;

@@ -12,15 +12,16 @@ import type { Insertable } from 'kysely';
 import type { CustomersTable, HouseholdMembersTable } from '../../src/types/database.ts';
 import type { DB } from '../db/index.ts';
 import { toE164 } from '../../src/schema/phone.ts';
+import { random } from './random.ts';
 
-interface Place {
+export interface Place {
   zip: string;
   city: string;
   phone: string;
 }
-type Region = 'de' | 'fr' | 'it';
+export type Region = 'de' | 'fr' | 'it';
 
-const PLACES: Record<Region, Place[]> = {
+export const PLACES: Record<Region, Place[]> = {
   de: [
     { zip: '8001', city: 'Zürich', phone: '044' },
     { zip: '8004', city: 'Zürich', phone: '044' },
@@ -71,7 +72,7 @@ const PLACES: Record<Region, Place[]> = {
   ],
 };
 
-const STREETS: Record<Region, string[]> = {
+export const STREETS: Record<Region, string[]> = {
   de: [
     'Bahnhofstrasse',
     'Hauptstrasse',
@@ -100,7 +101,7 @@ const STREETS: Record<Region, string[]> = {
   it: ['Via Nassa', 'Via Cantonale', 'Via San Gottardo', 'Via della Posta', 'Via Lugano'],
 };
 
-const FIRST: Record<Region, { male: string[]; female: string[] }> = {
+export const FIRST: Record<Region, { male: string[]; female: string[] }> = {
   de: {
     male: ['Hans', 'Peter', 'Thomas', 'Markus', 'Martin', 'Andreas', 'Stefan', 'Reto', 'Urs'],
     female: ['Anna', 'Sandra', 'Nicole', 'Claudia', 'Barbara', 'Monika', 'Sarah', 'Ursula'],
@@ -119,7 +120,7 @@ const CHILDREN: Record<Region, { male: string[]; female: string[] }> = {
   fr: { male: ['Gabriel', 'Louis', 'Arthur', 'Nathan'], female: ['Chloé', 'Léa', 'Alice', 'Zoé'] },
   it: { male: ['Leonardo', 'Alessandro', 'Tommaso'], female: ['Sofia', 'Aurora', 'Giorgia'] },
 };
-const LAST: Record<Region, string[]> = {
+export const LAST: Record<Region, string[]> = {
   de: [
     'Müller',
     'Meier',
@@ -175,7 +176,7 @@ const FOREIGN = [
   { nationality: 'RS', permit: 'C', language: 'sr', last: ['Jovanović', 'Petrović'] },
 ];
 
-const COMPANIES: Array<{ name: string; region: Region; domain: string }> = [
+export const COMPANIES: Array<{ name: string; region: Region; domain: string }> = [
   { name: 'Bäckerei Steiner AG', region: 'de', domain: 'baeckerei-steiner.ch' },
   { name: 'Schreinerei Gerber GmbH', region: 'de', domain: 'schreinerei-gerber.ch' },
   { name: 'Garage Meier AG', region: 'de', domain: 'garage-meier.ch' },
@@ -207,26 +208,11 @@ const NOTES: Record<Region, string[]> = {
   it: ['Desidera una consulenza sulla previdenza.', 'Preferisce appuntamenti il sabato mattina.'],
 };
 
-const MAIL_DOMAINS = ['bluewin.ch', 'gmx.ch', 'sunrise.ch', 'hispeed.ch', 'outlook.com'];
+export const MAIL_DOMAINS = ['bluewin.ch', 'gmx.ch', 'sunrise.ch', 'hispeed.ch', 'outlook.com'];
 
 /** Small deterministic generator (mulberry32), so the demo is the same on every start. */
-function random(seed: number) {
-  let state = seed;
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)],
-    chance: (p: number) => next() < p,
-  };
-}
 
-const ascii = (text: string) =>
+export const ascii = (text: string) =>
   text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -237,7 +223,7 @@ const ascii = (text: string) =>
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** A demo number as the API stores every phone number: E.164 (src/schema/phone.ts). */
-function storedPhone(text: string): string {
+export function storedPhone(text: string): string {
   const e164 = toE164(text);
   if (e164 === null) throw new Error(`The demo phone number ${text} is not valid.`);
   return e164;

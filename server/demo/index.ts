@@ -6,6 +6,7 @@
 import { hashPassword } from '../auth/password.ts';
 import type { DB } from '../db/index.ts';
 import { seedDemoAppointments } from './appointments.ts';
+import { seedDemoLeads } from './leads.ts';
 import { seedDemoContracts } from './contracts.ts';
 import { seedDemoCustomers } from './customers.ts';
 import { seedDemoIdentity } from './identity.ts';
@@ -301,7 +302,9 @@ export async function seedDemo(db: DB, options: { password: string }): Promise<b
           name_en: source.en,
           group: source.group,
           visible_roles: JSON.stringify(source.roles),
-          hide_contact: false,
+          // Bought comparison-portal leads: the call centre qualifies them; consultants see the
+          // contact details once an appointment is booked (src/schema/leads.ts).
+          hide_contact: source.de === 'Vergleichsportal',
           assigned_notify: source.group !== 'other',
           email_to: JSON.stringify({
             enabled: source.group === 'special',
@@ -322,6 +325,7 @@ export async function seedDemo(db: DB, options: { password: string }): Promise<b
     await seedDemoCustomers(trx);
     await seedDemoContracts(trx);
     await seedDemoAppointments(trx);
+    await seedDemoLeads(trx);
   });
   return true;
 }

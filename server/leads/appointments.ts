@@ -43,17 +43,23 @@ async function closeWithAppointment(db: DB, leadId: number, appointment: Resourc
     .execute();
 }
 
-/** Sends the lead of an appointment that did not happen back to "to do" (if it was closed by it). */
-export async function reopenLead(db: DB, appointment: ResourceRow): Promise<void> {
+/**
+ * Sends the lead of an appointment that did not happen back to "to do" (if it was closed by it;
+ * `deleted`: the appointment is gone, and the foreign key already cleared the lead's link).
+ */
+export async function reopenLead(db: DB, appointment: ResourceRow, deleted = false): Promise<void> {
   const leadId = idOf(appointment.lead_id);
   if (leadId === null) return;
   const lead = await db
     .selectFrom('leads')
-    .select(['id', 'status', 'appointment_id'])
+    .select(['id', 'status', 'close_status', 'appointment_id'])
     .where('id', '=', leadId)
     .forNoKeyUpdate()
     .executeTakeFirst();
-  if (!lead || lead.status !== 'closed' || lead.appointment_id !== Number(appointment.id)) return;
+  const closedByIt = deleted
+    ? lead?.close_status === APPOINTMENT_SET && lead.appointment_id === null
+    : lead?.appointment_id === Number(appointment.id);
+  if (!lead || lead.status !== 'closed' || !closedByIt) return;
   await lockColumn(db, 'to do');
   const position = await topPosition(db, 'to do');
   await db
@@ -93,7 +99,7 @@ export const appointmentLeadExtension: ResourceExtension = {
   },
   async afterWrite(row, { db, mode, existing }) {
     if (mode === 'delete') {
-      await reopenLead(db, row);
+      await reopenLead(db, row, true);
       return;
     }
     const leadId = idOf(row.lead_id);

@@ -230,3 +230,12 @@ alter table "leads" alter column "position" type text collate "C";
 create unique index "leads_board_idx" on "leads" ("status", "position");
 -- The blacklist is matched on the e-mail address without regard to case.
 create index "blacklist_entries_email_lower_idx" on "blacklist_entries" (lower("email"));
+-- A lead and the appointment booked from it, and a blacklist entry and the lead that made it,
+-- outlive each other: deleting one leaves the other without the link (a lead whose appointment
+-- is deleted goes back to "to do": server/leads/appointments.ts).
+alter table "leads" drop constraint "leads_appointment_id_fkey";
+alter table "leads" add constraint "leads_appointment_id_fkey" foreign key ("appointment_id") references "appointments" (id) on delete set null;
+alter table "appointments" drop constraint "appointments_lead_id_fkey";
+alter table "appointments" add constraint "appointments_lead_id_fkey" foreign key ("lead_id") references "leads" (id) on delete set null;
+alter table "blacklist_entries" drop constraint "blacklist_entries_lead_id_fkey";
+alter table "blacklist_entries" add constraint "blacklist_entries_lead_id_fkey" foreign key ("lead_id") references "leads" (id) on delete set null;

@@ -17,7 +17,7 @@ export interface Appointment {
    */
   clientId: number;
   /**
-   * The lead the appointment was booked from: booking it closes the lead as 'appointment set'; the feedback moves it (did not take place: back to 'to do').
+   * The lead the appointment was booked from (an open one): booking it closes the lead as 'appointment set'; a cancellation or a feedback 'did not take place' sends it back to 'to do'.
    */
   leadId?: number;
   /**

@@ -105,6 +105,10 @@ const RULE_REQUIRED: Record<string, string[]> = {
   // The user defaults to the writer and the day to today; the status is never empty
   // (server/reminders/hooks.ts).
   reminders: ['status', 'user_id', 'date'],
+  // A lead needs a person, a closed one its reason (samples are closed); a blacklist entry
+  // something to match people by (server/leads/).
+  leads: ['last_name', 'close_status'],
+  'blacklist-entries': ['email'],
 };
 const ruleRequired = (model: { name: string }): string[] => RULE_REQUIRED[model.name] ?? [];
 
@@ -121,6 +125,8 @@ const SERVER_COMPUTED: Record<string, string[]> = {
     'protocol_missing',
   ],
   // The two time pairs follow each other; canton and coordinates follow the zip.
+  // A change of column puts the card on top of it, closes or reopens it (server/leads/hooks.ts).
+  leads: ['position', 'closed_at'],
   appointments: [
     'date_start',
     'date_end',

@@ -251,10 +251,39 @@ export async function sampleBody(model: ResourceModel, options: SampleOptions): 
  */
 const RULES: Record<string, (body: Row, reference: ReferenceResolver) => Promise<void>> = {
   appointments: appointmentRules,
+  'blacklist-entries': blacklistRules,
   contracts: contractRules,
+  leads: leadRules,
   documents: documentRules,
   reminders: reminderRules,
 };
+
+/** A phone number no other sample has (E.164, a Swiss mobile). */
+const uniquePhone = () =>
+  `+4179${String(randomBytes(3).readUIntBE(0, 3) % 10_000_000).padStart(7, '0')}`;
+
+/**
+ * Leads (server/leads/hooks.ts): closed with a reason (a close reason needs a closed lead), never
+ * 'appointment set' (it comes from booking) nor 'blacklist' (it would put the sample's customer
+ * on the blacklist and refuse every later sample), with a phone number of its own (samples of
+ * one variant share theirs).
+ */
+async function leadRules(body: Row): Promise<void> {
+  body.status = 'closed';
+  if (body.close_status === 'appointment_set' || body.close_status === 'blacklist')
+    body.close_status = 'resolved';
+  body.close_status ??= 'resolved';
+  body.phone_number = uniquePhone();
+}
+
+/**
+ * Blacklist entries (server/leads/blacklist.ts) refuse every later lead of the person: a sample
+ * names only its own e-mail address, never a customer or the phone number other samples share.
+ */
+async function blacklistRules(body: Row): Promise<void> {
+  body.customer_id = null;
+  body.phone_number = null;
+}
 
 /**
  * Reminders (server/reminders/hooks.ts): the status stays open (a variant's resolved → cancelled
