@@ -165,6 +165,12 @@ export const ROUTES: RouteEntry[] = [
   ...crud('customers', { group: 'sales', label: 'app.menu.customers', icon: PeopleIcon }),
   // CSV import of customers (back office; the spec shows no screen for it, the list links here).
   { path: 'customers/import', areas: ADMIN, page: CustomerImport },
+  // CSV import of leads (back office and call centre; the leads page links here).
+  {
+    path: 'leads/import',
+    areas: ADMIN,
+    page: lazyPage(() => import('./custom/import/LeadImport.tsx')),
+  },
   // Leads (src/custom/leads/): the board or the list by the leadsView preference.
   ...crud('leads', { group: 'sales', label: 'app.menu.leads', icon: ViewKanbanIcon }),
   // Appointments (src/custom/appointments/): calendar or list, booking, feedback.

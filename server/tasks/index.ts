@@ -11,6 +11,10 @@
  *                            soonest first
  *   to_rebook                call centre, admins, back office: cancelled (5, 6) with cancel
  *                            status to_rebook, latest first
+ *   leads_to_call            consultants: their open leads; call centre: open leads unassigned
+ *                            or its own; admins, back office: open leads nobody works yet — of
+ *                            sources the role may see, never a blacklisted person (issue 16);
+ *                            not called yet first (newest first), then the longest unreached
  * Each section is one statement (page and capped count together) on the indexes of migrations
  * 0024/0025: reminders (user_id, due_date, id); appointments_feedback_missing_idx (date_end) for
  * feedback not given; (consultant_id, date_start, id) for the unassigned; (date_start, id) for
@@ -30,6 +34,7 @@ export const TASK_SECTIONS = [
   'missing_feedbacks',
   'unassigned_appointments',
   'to_rebook',
+  'leads_to_call',
 ] as const;
 export type TaskSection = (typeof TASK_SECTIONS)[number];
 
@@ -50,6 +55,8 @@ export function sectionsOf(principal: Pick<SessionUser, 'role' | 'subBrokerId'>)
   if (principal.role === 'CONSULTANT' || BACK_OFFICE.includes(principal.role))
     out.push('missing_feedbacks');
   if (CALL_CENTRE.includes(principal.role)) out.push('unassigned_appointments', 'to_rebook');
+  if (principal.role === 'CONSULTANT' || CALL_CENTRE.includes(principal.role))
+    out.push('leads_to_call');
   return out;
 }
 
@@ -66,7 +73,7 @@ const sectionSchema = {
     items: {
       type: 'array',
       description:
-        'reminders_due: reminder records; the other sections: appointment records (as GET /api/<resource>/:id answers them).',
+        'reminders_due: reminder records; leads_to_call: lead records; the other sections: appointment records (as GET /api/<resource>/:id answers them).',
       items: { type: 'object', additionalProperties: true },
     },
   },
@@ -82,6 +89,24 @@ function wireRecord(columns: string[], row: Record<string, unknown>): Record<str
   return out;
 }
 
+/** The open leads a user should call (see the head of this file), as a condition on `t`. */
+function leadsToCall(principal: Pick<SessionUser, 'id' | 'role'>): RawBuilder<unknown> {
+  const me = principal.id;
+  const whose =
+    principal.role === 'CONSULTANT'
+      ? sql`t.assigned_to = ${me}`
+      : principal.role === 'BACKOFFICE-CALLCENTER'
+        ? sql`(t.assigned_to is null or t.assigned_to = ${me})`
+        : sql`t.assigned_to is null`;
+  const sources =
+    principal.role === 'ADMIN'
+      ? sql``
+      : sql` and t.lead_source in (select ls.id from lead_sources ls where ls.visible_roles is null or jsonb_array_length(ls.visible_roles) = 0 or ls.visible_roles @> ${JSON.stringify([principal.role])}::jsonb)`;
+  return sql`t.status in ('new', 'not reached', 'to do') and ${whose}${sources}
+    and not exists (select 1 from blacklist_entries b where b.customer_id = t.customer_id
+      or lower(b.email) = lower(t.email) or b.phone_number = t.phone_number)`;
+}
+
 export default async function tasks(app: FastifyInstance): Promise<void> {
   const columnsOf = (resource: string): string[] => {
     const model = app.models.find((candidate) => candidate.name === resource);
@@ -90,17 +115,22 @@ export default async function tasks(app: FastifyInstance): Promise<void> {
   };
   const reminderColumns = columnsOf('reminders');
   const appointmentColumns = columnsOf('appointments');
+  const leadColumns = columnsOf('leads');
 
   /** The page and its capped count in one statement. */
   const section = async (
     db: DB,
     key: TaskSection,
-    table: 'reminders' | 'appointments',
+    table: 'reminders' | 'appointments' | 'leads',
     where: RawBuilder<unknown>,
     order: RawBuilder<unknown>,
     limit: number,
   ) => {
-    const columns = table === 'reminders' ? reminderColumns : appointmentColumns;
+    const columns = {
+      reminders: reminderColumns,
+      appointments: appointmentColumns,
+      leads: leadColumns,
+    }[table];
     const select = sql.join(columns.map((column) => sql.ref(`t.${column}`)));
     const rows = await sql<Record<string, unknown> & { gscrm_total: number }>`
       select ${select}, (select count(*)::int from (select 1 from ${sql.table(table)} t
@@ -183,6 +213,27 @@ export default async function tasks(app: FastifyInstance): Promise<void> {
               limit,
             ),
           );
+        } else if (key === 'leads_to_call') {
+          const found = await section(
+            db,
+            key,
+            'leads',
+            leadsToCall(principal),
+            sql`t.last_attempt_at asc nulls first, t.created_at desc, t.id desc`,
+            limit,
+          );
+          // As the leads' routes answer them: contact details a source hides, blanked.
+          const present = app.resourceHooks.of('leads').present;
+          if (present && found.items.length > 0) {
+            const model = app.models.find((candidate) => candidate.name === 'leads')!;
+            found.items = await present(found.items, {
+              db,
+              model,
+              models: app.models,
+              principal: request.principal,
+            });
+          }
+          out.push(found);
         } else {
           out.push(
             await section(

@@ -548,3 +548,26 @@ describe('the list', () => {
     expect(bad.statusCode).toBe(400);
   });
 });
+
+describe('the worklist', () => {
+  it('lists the open leads to call, newest not called first, never a blacklisted person', async () => {
+    const email = `anrufen.${unique}@example.ch`;
+    const card = await lead(ADMIN, { assigned_to: users[CONSULTANT], email });
+    const open = await lead(ADMIN);
+    const section = async (as: string) => {
+      const answer = await call(as, 'GET', '/api/tasks?limit=50');
+      expect(answer.statusCode, answer.body).toBe(200);
+      const sections = data<{ sections: Array<{ key: string; items: Row[] }> }>(answer).sections;
+      return (sections.find((one) => one.key === 'leads_to_call')?.items ?? []).map(
+        (row) => row.id,
+      );
+    };
+    const consultant = await section(CONSULTANT);
+    expect(consultant[0]).toBe(card.id);
+    expect(consultant).not.toContain(open.id);
+    expect(await section(CALLCENTER)).toContain(open.id);
+    expect(await section(CALLCENTER)).not.toContain(card.id);
+    await created(ADMIN, '/api/blacklist-entries', { email, reason: 'Ruft nicht mehr an' });
+    expect(await section(CONSULTANT)).not.toContain(card.id);
+  });
+});

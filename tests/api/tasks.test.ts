@@ -125,23 +125,26 @@ const idsOf = (section: Section | undefined) => (section?.items ?? []).map((item
 describe('GET /api/tasks', () => {
   it('gives each role its sections', async () => {
     const keys = async (as: string) => Object.keys(await tasksOf(as));
-    expect(await keys(CONSULTANT)).toEqual(['reminders_due', 'missing_feedbacks']);
+    expect(await keys(CONSULTANT)).toEqual(['reminders_due', 'missing_feedbacks', 'leads_to_call']);
     expect(await keys(ADMIN)).toEqual([
       'reminders_due',
       'missing_feedbacks',
       'unassigned_appointments',
       'to_rebook',
+      'leads_to_call',
     ]);
     expect(await keys(BACKOFFICE)).toEqual([
       'reminders_due',
       'missing_feedbacks',
       'unassigned_appointments',
       'to_rebook',
+      'leads_to_call',
     ]);
     expect(await keys(CALLCENTER)).toEqual([
       'reminders_due',
       'unassigned_appointments',
       'to_rebook',
+      'leads_to_call',
     ]);
     expect(await keys(EMPLOYEE)).toEqual(['reminders_due']);
     expect((await t.request({ method: 'GET', url: '/api/tasks' })).statusCode).toBe(401);

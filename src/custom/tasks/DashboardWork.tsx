@@ -104,7 +104,11 @@ function TodayAppointments() {
   );
 }
 
-const DASHBOARD_SECTIONS: TaskSectionKey[] = ['reminders_due', 'missing_feedbacks'];
+const DASHBOARD_SECTIONS: TaskSectionKey[] = [
+  'reminders_due',
+  'missing_feedbacks',
+  'leads_to_call',
+];
 
 function TaskCards() {
   const area = useArea();

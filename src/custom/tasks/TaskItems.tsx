@@ -8,12 +8,15 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import EditCalendarIcon from '@mui/icons-material/EditCalendar';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import PhoneIcon from '@mui/icons-material/Phone';
 import RateReviewIcon from '@mui/icons-material/RateReview';
 import { Box, Button, Link, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { RecordContextProvider, ReferenceField, useLocale, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { formatDate } from '../../i18n/format.ts';
+import { enumKey } from '../../schema/labels.ts';
+import { formatPhone, phoneHref } from '../../schema/phone.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { resourceHref } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
@@ -120,8 +123,61 @@ export function ReminderTask({ record }: { record: Reminder }) {
   );
 }
 
+/** A lead to call: its name (to its page), source, column and attempts, phone as a link. */
+export function LeadTask({ record }: { record: ApiRecord<'leads'> }) {
+  const translate = useTranslate();
+  const area = useArea();
+  const href = resourceHref(area, 'leads', 'show', record.id) ?? '#';
+  const name = record.organization || [record.firstName, record.lastName].filter(Boolean).join(' ');
+  return (
+    <RecordContextProvider value={record}>
+      <Row
+        testId={`task-lead-${record.id}`}
+        primary={
+          <Link component={RouterLink} to={href} underline="hover">
+            {name || `#${record.id}`}
+          </Link>
+        }
+        secondary={
+          <Stack
+            direction="row"
+            useFlexGap
+            columnGap={1}
+            component="span"
+            sx={{ flexWrap: 'wrap' }}
+          >
+            <span>{translate(enumKey('leadStatus', record.status))}</span>
+            <Typography variant="body2" component="span" color="text.secondary">
+              <ReferenceField source="leadSource" reference="lead-sources" link={false} />
+            </Typography>
+            {record.attemptCount ? (
+              <span>{translate('app.tasks.attempts', { count: record.attemptCount })}</span>
+            ) : null}
+            {record.phoneNumber ? (
+              <Link href={phoneHref(record.phoneNumber)} underline="hover">
+                {formatPhone(record.phoneNumber)}
+              </Link>
+            ) : null}
+          </Stack>
+        }
+        actions={
+          <Button
+            size="small"
+            component={RouterLink}
+            to={href}
+            startIcon={<PhoneIcon />}
+            data-testid={`task-action-call-${record.id}`}
+          >
+            {translate('app.tasks.actions.call')}
+          </Button>
+        }
+      />
+    </RecordContextProvider>
+  );
+}
+
 const APPOINTMENT_ACTION: Record<
-  Exclude<TaskSectionKey, 'reminders_due'>,
+  Exclude<TaskSectionKey, 'reminders_due' | 'leads_to_call'>,
   { view: 'show' | 'edit'; label: string; icon: ReactNode }
 > = {
   missing_feedbacks: {
@@ -144,7 +200,7 @@ export function AppointmentTask({
 }: {
   record: Appointment;
   /** Its worklist section (its action); none: just "open". */
-  section?: Exclude<TaskSectionKey, 'reminders_due'>;
+  section?: Exclude<TaskSectionKey, 'reminders_due' | 'leads_to_call'>;
   showConsultant?: boolean;
 }) {
   const translate = useTranslate();

@@ -27,7 +27,7 @@ import { resourceHref } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import type { Area } from '../../shell/paths.ts';
 import type { Reminder } from '../reminders/model.ts';
-import { AppointmentTask, ReminderTask } from './TaskItems.tsx';
+import { AppointmentTask, LeadTask, ReminderTask } from './TaskItems.tsx';
 import { type TaskSection, type TaskSectionKey, useTasks } from './useTasks.ts';
 
 /** Where a section's whole list is: the reminders list or the appointments list, filtered. */
@@ -35,6 +35,7 @@ export function sectionListHref(area: Area, key: TaskSectionKey): string | undef
   const filter = (value: Record<string, unknown>) =>
     `?filter=${encodeURIComponent(JSON.stringify(value))}`;
   if (key === 'reminders_due') return resourceHref(area, 'reminders', 'list');
+  if (key === 'leads_to_call') return resourceHref(area, 'leads', 'list');
   const list = resourceHref(area, 'appointments', 'list');
   if (!list) return undefined;
   if (key === 'missing_feedbacks') return `${list}${filter({ type: 'missing_feedbacks' })}`;
@@ -54,6 +55,8 @@ export function SectionItems({
       {section.items.map((item) =>
         section.key === 'reminders_due' ? (
           <ReminderTask key={item.id} record={item as Reminder} />
+        ) : section.key === 'leads_to_call' ? (
+          <LeadTask key={item.id} record={item as ApiRecord<'leads'>} />
         ) : (
           <AppointmentTask
             key={item.id}

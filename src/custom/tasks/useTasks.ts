@@ -12,10 +12,11 @@ export const TASK_SECTIONS = [
   'missing_feedbacks',
   'unassigned_appointments',
   'to_rebook',
+  'leads_to_call',
 ] as const;
 export type TaskSectionKey = (typeof TASK_SECTIONS)[number];
 
-export type TaskItem = ApiRecord<'reminders'> | ApiRecord<'appointments'>;
+export type TaskItem = ApiRecord<'reminders'> | ApiRecord<'appointments'> | ApiRecord<'leads'>;
 
 export interface TaskSection {
   key: TaskSectionKey;

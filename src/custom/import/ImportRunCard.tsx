@@ -16,6 +16,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import type { ImportConfig } from './config.ts';
 import type { DuplicateChoices } from './ImportDuplicates.tsx';
 import type { ImportMode, Preview } from './importCalls.ts';
 import { ImportRowErrors } from './ImportRowErrors.tsx';
@@ -30,6 +31,7 @@ export function rowsToWrite(preview: Preview, choices: DuplicateChoices): number
 }
 
 export function ImportRunCard({
+  config,
   preview,
   choices,
   mode,
@@ -37,6 +39,7 @@ export function ImportRunCard({
   disabled,
   onRun,
 }: {
+  config: ImportConfig;
   preview: Preview;
   choices: DuplicateChoices;
   mode: ImportMode;
@@ -61,7 +64,7 @@ export function ImportRunCard({
             {translate('app.customers.import.duplicates.count', { count: preview.duplicateRows })}
           </Typography>
         ) : null}
-        <ImportRowErrors errors={preview.rowErrors} />
+        <ImportRowErrors resource={config.resource} errors={preview.rowErrors} />
         <FormControl sx={{ mt: 2 }}>
           <FormLabel>{translate('app.customers.import.mode')}</FormLabel>
           <RadioGroup value={mode} onChange={(event) => onMode(event.target.value as ImportMode)}>
@@ -87,7 +90,7 @@ export function ImportRunCard({
             onClick={onRun}
             data-testid="import-run"
           >
-            {translate('app.customers.import.run', { count })}
+            {translate(config.texts.run, { count })}
           </Button>
         </Box>
       </CardContent>

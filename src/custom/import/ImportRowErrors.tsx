@@ -6,12 +6,19 @@ import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } fro
 import { useTranslate } from 'react-admin';
 import { snakeToCamel } from '../../schema/case.ts';
 import { fieldLabelKey } from '../../schema/labels.ts';
+import type { ImportResource } from './config.ts';
 import type { RowError } from './importCalls.ts';
 
 const MAX_SHOWN_ERRORS = 200;
 
 /** The row errors of a check or import (at most the first 200), fields by their label. */
-export function ImportRowErrors({ errors }: { errors: RowError[] }) {
+export function ImportRowErrors({
+  resource,
+  errors,
+}: {
+  resource: ImportResource;
+  errors: RowError[];
+}) {
   const translate = useTranslate();
   if (errors.length === 0) return null;
   return (
@@ -33,9 +40,7 @@ export function ImportRowErrors({ errors }: { errors: RowError[] }) {
               <TableCell>{error.line}</TableCell>
               <TableCell>{error.column ?? ''}</TableCell>
               <TableCell>
-                {error.field
-                  ? translate(fieldLabelKey('customers', snakeToCamel(error.field)))
-                  : ''}
+                {error.field ? translate(fieldLabelKey(resource, snakeToCamel(error.field))) : ''}
               </TableCell>
               <TableCell>
                 {error.key

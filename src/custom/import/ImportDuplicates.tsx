@@ -1,9 +1,9 @@
 /**
- * The CSV import's likely duplicates (issue 12): each valid row that looks like existing customers
- * (the create form's rule and reasons) or like an earlier row of the file, what it looks like and
- * why, and the user's choice — skip, import anyway, or merge into one of the existing customers
- * (their empty fields are filled from the row) — per row or for all flagged rows at once. A row
- * left undecided is not imported (the server insists).
+ * The CSV import's likely duplicates (issue 12): each valid row that looks like existing records
+ * (customers by the create form's rule, open leads by e-mail or phone) or like an earlier row of
+ * the file, what it looks like and why, and the user's choice — skip, import anyway, or (customers)
+ * merge into one of the existing records (their empty fields are filled from the row) — per row or
+ * for all flagged rows at once. A row left undecided is not imported (the server insists).
  */
 import {
   Alert,
@@ -35,7 +35,10 @@ import type {
   ExistingMatch,
   FlaggedRow,
 } from './importCalls.ts';
-import { customerName } from './model.ts';
+import { customerName } from '../customers/model.ts';
+import type { ImportConfig } from './config.ts';
+
+const ACTIONS: DuplicateAction[] = ['skip', 'import', 'merge'];
 
 /** Choices by row number. */
 export type DuplicateChoices = Record<number, DuplicateChoice>;
@@ -61,12 +64,14 @@ function choiceOf(value: string): DuplicateChoice | undefined {
 }
 
 export function ImportDuplicates({
+  config,
   rows,
   total,
   choices,
   onChoices,
   disabled,
 }: {
+  config: ImportConfig;
   rows: FlaggedRow[];
   /** All flagged rows (more than `rows` when the server listed only the first ones). */
   total: number;
@@ -94,7 +99,8 @@ export function ImportDuplicates({
     ]
       .filter((part) => typeof part === 'string' && part !== '')
       .join(', ');
-  const matchHref = (match: ExistingMatch) => resourceHref(area, 'customers', 'show', match.id);
+  const matchHref = (match: ExistingMatch) => resourceHref(area, config.resource, 'show', match.id);
+  const actions = config.merges ? ACTIONS : ACTIONS.filter((action) => action !== 'merge');
 
   return (
     <Card data-testid="import-duplicates">
@@ -103,7 +109,7 @@ export function ImportDuplicates({
           {translate('app.customers.import.duplicates.title', { count: total })}
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          {translate('app.customers.import.duplicates.intro')}
+          {translate(config.texts.duplicatesIntro)}
         </Typography>
         <Stack
           direction={{ xs: 'column', sm: 'row' }}
@@ -115,7 +121,7 @@ export function ImportDuplicates({
             {translate('app.customers.import.duplicates.forAll')}
           </Typography>
           <ButtonGroup size="small" variant="outlined" disabled={disabled}>
-            {(['skip', 'import', 'merge'] as const).map((action) => (
+            {actions.map((action) => (
               <Button
                 key={action}
                 data-testid={`duplicates-all-${action}`}
@@ -199,7 +205,7 @@ export function ImportDuplicates({
                       <MenuItem value="import">
                         {translate('app.customers.import.duplicates.actions.import')}
                       </MenuItem>
-                      {row.matches.map((match) => (
+                      {(config.merges ? row.matches : []).map((match) => (
                         <MenuItem key={match.id} value={`merge:${match.id}`}>
                           {translate('app.customers.import.duplicates.mergeInto', {
                             name: `${customerName(match)} (#${match.id})`,

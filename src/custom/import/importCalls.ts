@@ -1,11 +1,12 @@
 /**
- * The CSV import's calls on the web app's one API client: the check (POST customers/import/preview,
- * writes nothing) and the import (POST customers/import, answered as NDJSON progress lines, then the
- * summary), their answers, and a failure as the screen shows it.
+ * The CSV import's calls on the web app's one API client: the check (POST
+ * <resource>/import/preview, writes nothing) and the import (POST <resource>/import, answered as
+ * NDJSON progress lines, then the summary), their answers, and a failure as the screen shows it.
  */
 import { HttpError } from 'react-admin';
 import { api, errorDetails, messageOf } from '../../dataProvider/apiClient.ts';
 import { toCamelDeep } from '../../schema/case.ts';
+import type { ImportResource } from './config.ts';
 
 export interface RowError {
   row: number;
@@ -19,17 +20,21 @@ export interface RowError {
   args?: Record<string, string | number>;
 }
 
-/** Why a row looks like a customer (the create form's reasons, app.customers.duplicates.reasons). */
+/**
+ * Why a row looks like a record (app.customers.duplicates.reasons): customers by the create form's
+ * rule, leads by e-mail or phone.
+ */
 export type DuplicateReason = 'name_and_birth_date' | 'email' | 'phone' | 'organization';
 
-/** An existing customer a row of the file looks like. */
+/** An existing record (a customer, an open lead) a row of the file looks like. */
 export interface ExistingMatch {
   id: number;
   isCompany: boolean | null;
   organization: string | null;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  /** Customers only. */
+  dateOfBirth?: string | null;
   email: string | null;
   phoneNumber: string | null;
   zip: string | null;
@@ -37,7 +42,7 @@ export interface ExistingMatch {
   reasons: DuplicateReason[];
 }
 
-/** A valid row that looks like existing customers or an earlier row of the same file. */
+/** A valid row that looks like existing records or an earlier row of the same file. */
 export interface FlaggedRow {
   row: number;
   line: number;
@@ -59,7 +64,9 @@ export interface Preview {
   columns: string[];
   delimiter: string;
   encoding: string;
-  /** CSV column → customer field (camelCase) or null (ignored). */
+  /** The fields a column may fill (camelCase). */
+  fields: string[];
+  /** CSV column → field (camelCase) or null (ignored). */
   mapping: Record<string, string | null>;
   totalRows: number;
   validRows: number;
@@ -131,11 +138,12 @@ function formOf(file: File, options: ImportOptions): FormData {
 
 /** Checks the file: columns, suggested or given mapping, counts and row errors. */
 export async function previewImport(
+  resource: ImportResource,
   file: File,
   options: ImportOptions,
   onUpload: (fraction: number) => void,
 ): Promise<Preview> {
-  const raw = await api.upload<Preview>('customers/import/preview', formOf(file, options), {
+  const raw = await api.upload<Preview>(`${resource}/import/preview`, formOf(file, options), {
     onUpload,
     raw: true,
   });
@@ -145,12 +153,13 @@ export async function previewImport(
 
 /** Imports the file; `onProgress` follows the server's phases. Undefined: the answer had no summary. */
 export async function runImport(
+  resource: ImportResource,
   file: File,
   options: ImportOptions,
   onUpload: (fraction: number) => void,
   onProgress: (progress: ImportProgress) => void,
 ): Promise<Summary | undefined> {
-  const last = await api.stream('customers/import', formOf(file, options), {
+  const last = await api.stream(`${resource}/import`, formOf(file, options), {
     onUpload,
     onLine: (line) => {
       if (line.type !== 'progress') return;
