@@ -91,8 +91,9 @@ test('a blacklisted person is refused in the check; the other leads are imported
 
   // And on the leads page.
   await summary.getByRole('button', { name: 'Zu den Leads' }).click();
-  await expect(page).toHaveURL(/\/admin\/leads/);
-  await expect(page.getByText(`Anna ${lastName}`).first()).toBeVisible();
+  // (The board's page loads its own chunk and four columns: give a busy machine time.)
+  await expect(page).toHaveURL(/\/admin\/leads$/, { timeout: 30_000 });
+  await expect(page.getByText(`Anna ${lastName}`).first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText(`Carla ${lastName}-C`).first()).toBeVisible();
   await expect(page.getByText(`Bruno ${lastName}-B`)).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/leads-1366.png` });
