@@ -30,6 +30,17 @@ test('a blacklisted person is refused in the check; the other leads are imported
     data: { email: blocked, reason: 'Will nicht mehr angerufen werden' },
   });
   expect(entry.status(), await entry.text()).toBe(201);
+  // An open lead with Carla's e-mail address: her row is a likely duplicate.
+  const existing = await page.request.post('/api/leads', {
+    headers,
+    data: {
+      last_name: `Bestehend${stamp}`,
+      email: `carla.${stamp}@example.ch`,
+      lead_source: 1,
+      status: 'new',
+    },
+  });
+  expect(existing.status(), await existing.text()).toBe(201);
 
   const csv = [
     'Vorname;Nachname;E-Mail;Telefon;Ort',
@@ -62,11 +73,25 @@ test('a blacklisted person is refused in the check; the other leads are imported
   await expect(refused).toContainText(`Auf der Sperrliste (nicht kontaktieren): ${blocked}`);
   await expect(refused.getByRole('cell').nth(0)).toHaveText('2');
   await expect(refused.getByRole('cell').nth(3)).toHaveText('E-Mail');
-  // Leads are not merged: no merge for duplicates is offered anywhere (none here either).
-  await expect(page.getByTestId('import-duplicates')).toHaveCount(0);
-
   await errors.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/preview-1366.png` });
+
+  // Carla looks like the open lead; leads are not merged: skip or import anyway.
+  const duplicate = page.getByTestId('duplicate-row-3');
+  await expect(duplicate).toContainText(`Bestehend${stamp}`);
+  await expect(duplicate).toContainText('Gleiche E-Mail');
+  await expect(page.getByTestId('duplicates-all-skip')).toBeVisible();
+  await expect(page.getByTestId('duplicates-all-merge')).toHaveCount(0);
+  await page.getByTestId('import-duplicates').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/duplicates-1366.png` });
+  await page.getByRole('combobox', { name: 'Entscheid für Zeile 3' }).click();
+  await expect(page.getByRole('option')).toHaveText([
+    'Bitte wählen',
+    'Überspringen',
+    'Trotzdem importieren',
+  ]);
+  await page.getByRole('option', { name: 'Trotzdem importieren' }).click();
+  await expect(page.getByTestId('duplicates-undecided')).toHaveCount(0);
 
   // All or nothing refuses the file: skip the refused row, import the others.
   await expect(page.getByTestId('import-run')).toBeDisabled();
