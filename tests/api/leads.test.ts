@@ -571,3 +571,31 @@ describe('the worklist', () => {
     expect(await section(CONSULTANT)).not.toContain(card.id);
   });
 });
+
+describe('personal data', () => {
+  it("erasing a customer deletes their leads and keeps only the blacklist's e-mail and phone", async () => {
+    const customer = await created(ADMIN, '/api/customers', {
+      first_name: 'Vergessen',
+      last_name: `Werden${unique}`,
+    });
+    const own = await lead(ADMIN, { customer_id: customer.id });
+    const recommended = await lead(ADMIN, { recommended_by_customer_id: customer.id });
+    await created(ADMIN, '/api/blacklist-entries', {
+      customer_id: customer.id,
+      email: `vergessen.${unique}@example.ch`,
+      last_name: `Werden${unique}`,
+    });
+    const erased = await call(ADMIN, 'POST', `/api/customers/${String(customer.id)}/erase`);
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(data(erased)).toMatchObject({ pseudonymised: false });
+    expect((await call(ADMIN, 'GET', `/api/leads/${String(own.id)}`)).statusCode).toBe(404);
+    const other = data(await call(ADMIN, 'GET', `/api/leads/${String(recommended.id)}`));
+    expect(other.recommended_by_customer_id).toBeNull();
+    const entry = await t.database.db
+      .selectFrom('blacklist_entries')
+      .selectAll()
+      .where('email', '=', `vergessen.${unique}@example.ch`)
+      .executeTakeFirstOrThrow();
+    expect([entry.customer_id, entry.last_name]).toEqual([null, null]);
+  });
+});
