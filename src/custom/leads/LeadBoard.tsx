@@ -362,6 +362,22 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
     });
   };
 
+  /**
+   * After a keyboard drop the card is a new element in its new column: the focus goes to its grip
+   * (dnd-kit's own return of the focus finds only the element that was picked up).
+   */
+  const boardRef = useRef<HTMLDivElement | null>(null);
+  const focusGrip = (id: number) => {
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        const grip = boardRef.current?.querySelector<HTMLElement>(
+          `[data-lead-id="${id}"] [data-testid="lead-card-grip"]`,
+        );
+        grip?.focus();
+      }),
+    );
+  };
+
   const onDragEnd = (event: DragEndEvent) => {
     setActiveId(null);
     setOver(null);
@@ -373,6 +389,7 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
     const placement = dropPlacement(ids, id, target.overId, isBelow(event));
     if (!placement) return;
     dispatch({ type: 'move', id, to: target.status, afterId: placement.afterId });
+    if (event.activatorEvent instanceof KeyboardEvent) focusGrip(id);
     if (target.status === 'closed' && lead.status !== 'closed') {
       setClosing({ lead, afterId: placement.afterId });
       return;
@@ -485,6 +502,7 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
         pb: 1,
       }}
       data-testid="lead-board"
+      ref={boardRef}
     >
       <DndContext
         sensors={sensors}

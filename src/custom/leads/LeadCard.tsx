@@ -124,7 +124,7 @@ export function LeadCardView({
               : ''}
           </Typography>
         </Box>
-        {pending ? <CircularProgress size={14} sx={{ mt: 0.5 }} /> : grip}
+        {grip ?? (pending ? <CircularProgress size={14} sx={{ mt: 0.5 }} /> : null)}
       </Stack>
       <Stack direction="row" spacing={1.5} sx={{ mt: 0.5, alignItems: 'center', minWidth: 0 }}>
         <Meta
@@ -207,7 +207,12 @@ export const SortableLeadCard = memo(function SortableLeadCard({
               '&:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineOffset: 1 },
             }}
           >
-            <DragIndicatorIcon fontSize="small" />
+            {/* The grip stays while the move is sent (it keeps the keyboard's focus). */}
+            {pending ? (
+              <CircularProgress size={14} sx={{ m: '3px' }} />
+            ) : (
+              <DragIndicatorIcon fontSize="small" />
+            )}
           </Box>
         }
       />

@@ -136,13 +136,15 @@ function UserName({ id }: { id: number }) {
   );
 }
 
-/** The appointment booked from the lead, named by its day. */
+/** The appointment booked from the lead, named by its Swiss day and time ('29.11.2026 14:00'). */
 function AppointmentLink({ id }: { id: number }) {
   const area = useArea();
-  const locale = useLocale();
   const { data } = useGetOne<ApiRecord<'appointments'>>('appointments', { id });
   const href = resourceHref(area, 'appointments', 'show', id);
-  const text = data ? formatDateTime(data.dateStart, locale) : `#${id}`;
+  const text =
+    data?.date && data.startTime
+      ? `${data.date.split('-').reverse().join('.')} ${data.startTime.slice(0, 5)}`
+      : `#${id}`;
   return href ? (
     <Link component={RouterLink} to={href} data-testid="lead-appointment-link">
       {text}

@@ -4,16 +4,16 @@
  * views use (lead source, assignee, status and close reason in the list, creation date range,
  * search).
  */
-import ClearIcon from '@mui/icons-material/Clear';
+import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
 import SearchIcon from '@mui/icons-material/Search';
 import ViewKanbanIcon from '@mui/icons-material/ViewKanban';
 import ViewListIcon from '@mui/icons-material/ViewList';
 import {
   Box,
-  Button as MuiButton,
   Checkbox,
   Chip,
   Divider,
+  IconButton,
   InputAdornment,
   ListItemText,
   MenuItem,
@@ -395,14 +395,16 @@ export function LeadFilterBar({
         sx={{ width: 155 }}
       />
       {count > 0 ? (
-        <MuiButton
-          size="small"
-          startIcon={<ClearIcon />}
-          onClick={() => onChange({})}
-          data-testid="leads-filters-clear"
-        >
-          {translate('app.leads.filters.clear')}
-        </MuiButton>
+        <Tooltip title={translate('app.leads.filters.clear')}>
+          <IconButton
+            size="small"
+            onClick={() => onChange({})}
+            aria-label={translate('app.leads.filters.clear')}
+            data-testid="leads-filters-clear"
+          >
+            <FilterAltOffIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
       ) : null}
     </Box>
   );
