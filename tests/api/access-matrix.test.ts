@@ -106,6 +106,10 @@ const RULES: Record<string, Rule> = {
   'DELETE /api/feedbacks/:id/image': { access: 'authenticated' },
   // tasks (issue 15): the signed-in user's worklist, sections by role
   'GET /api/tasks': { access: 'authenticated' },
+  // the lead board (issue 16): within the caller's scope of leads (404 outside it)
+  'POST /api/leads/:id/move': { access: 'authenticated' },
+  'POST /api/leads/:id/call-attempts': { access: 'authenticated' },
+  'POST /api/leads/:id/convert': { access: 'authenticated' },
   // reports (issue 16): the handler answers 403 unless the account runs that report
   // (users.reports; ADMIN all; the demo back office clients and contracts, the call centre none)
   'GET /api/reports/:kind': { access: 'authenticated', roles: ['ADMIN', 'BACKOFFICE'] },

@@ -266,9 +266,21 @@ const uniquePhone = () =>
  * Leads (server/leads/hooks.ts): closed with a reason (a close reason needs a closed lead), never
  * 'appointment set' (it comes from booking) nor 'blacklist' (it would put the sample's customer
  * on the blacklist and refuse every later sample), with a phone number of its own (samples of
- * one variant share theirs).
+ * one variant share theirs), no assignee whose role the source does not show its leads to.
  */
-async function leadRules(body: Row): Promise<void> {
+async function leadRules(body: Row, reference: ReferenceResolver): Promise<void> {
+  // An assignee whose role the source's visibleRoles leave out is refused: none then.
+  const source =
+    reference.read && typeof body.lead_source === 'number'
+      ? await reference.read('lead-sources', body.lead_source)
+      : undefined;
+  const assignee =
+    reference.read && typeof body.assigned_to === 'number'
+      ? await reference.read('users', body.assigned_to)
+      : undefined;
+  const roles = (source?.visible_roles ?? []) as string[];
+  if (assignee && roles.length > 0 && !roles.includes(String(assignee.role)))
+    body.assigned_to = null;
   body.status = 'closed';
   if (body.close_status === 'appointment_set' || body.close_status === 'blacklist')
     body.close_status = 'resolved';
