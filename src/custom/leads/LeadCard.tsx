@@ -19,6 +19,12 @@ import { enumKey } from '../../schema/labels.ts';
 import type { LeadStatus } from '../../schema/leads.ts';
 import { type Lead, leadAge } from './board.ts';
 
+/** The close reasons that stand out on a card in Done. */
+const CLOSE_COLORS: Partial<Record<string, string>> = {
+  appointment_set: 'success.main',
+  blacklist: 'error.main',
+};
+
 /** What a card shows besides the lead: names of the records it refers to, resolved by the board. */
 export interface CardNames {
   name: string;
@@ -119,10 +125,18 @@ export function LeadCardView({
           </Typography>
           <Typography variant="caption" color="text.secondary" noWrap component="div">
             {names.source || '–'}
-            {lead.status === 'closed' && lead.closeStatus
-              ? ` · ${translate(enumKey('leadCloseStatus', lead.closeStatus))}`
-              : ''}
           </Typography>
+          {lead.status === 'closed' && lead.closeStatus ? (
+            <Typography
+              variant="caption"
+              noWrap
+              component="div"
+              sx={{ fontWeight: 500, color: CLOSE_COLORS[lead.closeStatus] ?? 'text.secondary' }}
+              data-testid="lead-card-close-status"
+            >
+              {translate(enumKey('leadCloseStatus', lead.closeStatus))}
+            </Typography>
+          ) : null}
         </Box>
         {grip ?? (pending ? <CircularProgress size={14} sx={{ mt: 0.5 }} /> : null)}
       </Stack>

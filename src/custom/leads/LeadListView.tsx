@@ -96,7 +96,11 @@ export function LeadListView({ filter }: { filter: Record<string, unknown> }) {
         rowClick={(id) => resourceHref(area, 'leads', 'show', id) ?? false}
         bulkActionButtons={false}
         data-testid="leads-list"
-        sx={{ '& td': { py: 0.75 } }}
+        sx={{
+          '& td': { py: 0.75 },
+          // A person's name is read in one piece; long source names may wrap instead.
+          '& td.column-assignedTo, & td.column-phoneNumber': { whiteSpace: 'nowrap' },
+        }}
       >
         <NameField label="app.leads.name" sortBy="lastName" />
         <PhoneField source="phoneNumber" label={label('phoneNumber')} sortable={false} />

@@ -233,7 +233,7 @@ function Header({ onBook, onConvert }: { onBook: () => void; onConvert: () => vo
               {translate('app.leads.book')}
             </MuiButton>
           ) : null}
-          {record.customerId ? null : (
+          {record.customerId || !open ? null : (
             <MuiButton
               size="small"
               variant="outlined"

@@ -4,11 +4,12 @@
  * (PUT /api/account/settings), so the next visit opens the same. Above both, the filter bar they
  * share (./components.tsx: lead source — only those the role may see —, assignee, status and
  * close reason in the list, creation date range, search; kept per area while the app is open
- * and after) and "New lead". What the user may see at all the server decides (the call centre:
+ * and after), "New lead" and, in the back office's area, the CSV import. What the user may see at all the server decides (the call centre:
  * unassigned leads and its own; a consultant: their own).
  */
 import AddIcon from '@mui/icons-material/Add';
-import { Box, Button as MuiButton, Stack } from '@mui/material';
+import UploadFileIcon from '@mui/icons-material/UploadFile';
+import { Box, Button as MuiButton, IconButton, Stack, Tooltip } from '@mui/material';
 import { useState } from 'react';
 import {
   ResourceContextProvider,
@@ -46,6 +47,26 @@ function NewLeadButton() {
     >
       {translate('app.leads.new')}
     </MuiButton>
+  );
+}
+
+/** The CSV import of leads (src/custom/import/), a page of the back office's area. */
+function ImportButton() {
+  const translate = useTranslate();
+  const area = useArea();
+  if (area !== 'admin') return null;
+  const label = translate('app.customers.import.action');
+  return (
+    <Tooltip title={label}>
+      <IconButton
+        component={RouterLink}
+        to={`/${area}/leads/import`}
+        aria-label={label}
+        data-testid="lead-import"
+      >
+        <UploadFileIcon />
+      </IconButton>
+    </Tooltip>
   );
 }
 
@@ -103,6 +124,7 @@ export default function LeadsPage() {
           </Box>
           <ViewSwitch view={view} onChange={setView} />
           <NewLeadButton />
+          <ImportButton />
         </Stack>
         {view === 'kanban' ? <LeadBoard filter={filter} /> : <LeadListView filter={filter} />}
       </Box>

@@ -254,7 +254,7 @@ export function LeadFilterBar({
     () => (q: string) => onChange({ ...filters, q: q || undefined }),
     [filters, onChange],
   );
-  const fieldSx = { width: 170 };
+  const fieldSx = { width: 150 };
   return (
     <Box
       sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}
@@ -385,14 +385,14 @@ export function LeadFilterBar({
         value={filters.createdFrom ?? ''}
         onChange={(value) => set({ createdFrom: value || undefined })}
         testId="leads-filter-from"
-        sx={{ width: 155 }}
+        sx={{ width: 145 }}
       />
       <DateFilterField
         label={translate('app.leads.filters.createdUntil')}
         value={filters.createdUntil ?? ''}
         onChange={(value) => set({ createdUntil: value || undefined })}
         testId="leads-filter-until"
-        sx={{ width: 155 }}
+        sx={{ width: 145 }}
       />
       {count > 0 ? (
         <Tooltip title={translate('app.leads.filters.clear')}>
