@@ -1,4 +1,5 @@
 /** The Markdown report of `npm run bench` (bench/results/api-*.md). */
+import type { LeadCase, LeadsResult } from './leads.ts';
 import type { CaseResult, EngineResult } from './run.ts';
 
 export interface Report {
@@ -11,6 +12,14 @@ export interface Report {
   contractsPerCustomer: number;
   /** Generated appointments (0: none; absent in reports before issue 15). */
   appointments?: number;
+  /** `--only leads`: the lead board's cases alone (no customer book). */
+  only?: string;
+  /** Leads on the board (issue 16; absent in reports before it). */
+  leads?: number;
+  boardRounds?: number;
+  dropRounds?: number;
+  dropClients?: number;
+  dropsPerClient?: number;
   connections: number;
   acceptEncoding: string;
   duration: number;
@@ -61,16 +70,67 @@ function row(label: string, kase: CaseResult): string {
   return `| ${label} | ${rate(kase.reqPerSec)} | ${ms(kase.p50)} | ${ms(kase.p95)} | ${ms(kase.p99)} | ${problems} | ${cpu || '–'} | ${total(kase)} | ${kase.samples ?? 0} | ${flagged} |`;
 }
 
+const NOT_MET = '**not met**';
+
+function leadRow(kase: LeadCase): string {
+  const cpu = [kase.appCpuMsPerRequest, kase.dbCpuMsPerRequest]
+    .filter((value) => value !== undefined)
+    .map(ms)
+    .join(' + ');
+  const columns = kase.columns
+    ?.map(
+      (column) =>
+        `${column.status} ${column.total} (${column.rows} cards, ${(column.bytes / 1024).toFixed(1)} KB)`,
+    )
+    .join('; ');
+  const notes = [
+    kase.slowestColumn
+      ? `slowest column request p50 ${ms(kase.slowestColumn.p50)} / p95 ${ms(kase.slowestColumn.p95)} ms`
+      : '',
+    kase.clients > 1
+      ? `under load (the target is one user's drop): ${rate(kase.reqPerSec)} drops/s`
+      : '',
+    columns ? `columns: ${columns}` : '',
+    kase.flags.length ? `⚠ ${kase.flags.join('; ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  return `| ${kase.name} | ${kase.user} | ${kase.rounds} | ${ms(kase.p50)} | **${ms(kase.p95)}** | ${ms(kase.max)} | ${kase.non200} | ≤ ${kase.targetMs} ms | ${kase.met ? 'met' : NOT_MET} | ${cpu || '–'} | ${notes} |`;
+}
+
+/** The lead board's cases of one engine (issue 16). */
+function leadLines(report: Report, leads: LeadsResult): string[] {
+  const board = leads.board;
+  const columns = Object.entries(board.perColumn)
+    .map(([status, count]) => `${status} ${count}`)
+    .join(', ');
+  return [
+    `Lead board (issue 16): ${board.total.toLocaleString('en')} leads (${board.demo} demo + ${board.generated} generated in ${board.seconds.toFixed(1)} s; ${columns}; ${board.sources} lead sources). ` +
+      `First screen = the board's four column requests at once (page 1, 30 cards, \`sort=position\`, \`_prefetch\` of assignee and customer), wall time until all four answered, ${report.boardRounds ?? '?'} rounds one after the other after 10 warm-ups. ` +
+      `Drop = POST /api/leads/{id}/move of a random card to another column below a random card (one in ten on top), ${report.dropRounds ?? '?'} one after the other after 20 warm-ups; then ${report.dropClients ?? '?'} clients × ${report.dropsPerClient ?? '?'} drops at once. Targets at p95.`,
+    '',
+    '| case | user | rounds | p50 ms | p95 ms | max ms | not 200 | target (p95) | target met | CPU ms/request (app + db) | notes |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...leads.cases.map(leadRow),
+    '',
+    `Board after the drops: ${leads.consistency.checked.join('; ')}${leads.consistency.problems.length ? `. ⚠ ${leads.consistency.problems.join('; ')}` : ': no problem found'}.`,
+    '',
+  ];
+}
+
 export function renderMarkdown(report: Report): string {
   const lines: string[] = [];
+  const onlyLeads = report.only === 'leads';
   lines.push(
     `# API benchmark ${report.startedAt}${report.label ? ` (${report.label})` : ''}`,
     '',
-    `Commit ${report.git.commit}${report.git.dirty ? ' with uncommitted changes in server/src/schemas' : ''}; ` +
-      `${report.rows.toLocaleString('en')} customers; ${report.connections} concurrent connections ` +
-      `(Accept-Encoding: ${report.acceptEncoding || 'none'}); ` +
-      `${report.duration} s per case (longer when one request is slow: about two requests per connection, ≤ 30 s), ` +
-      `${report.sortRounds * report.connections} requests per extra sort column (all answers counted); whole run ${report.minutes.toFixed(1)} min.`,
+    onlyLeads
+      ? `Commit ${report.git.commit}${report.git.dirty ? ' with uncommitted changes in server/src/schemas' : ''}; lead board only (\`--only leads\`: the demo without the customer book); ${(report.leads ?? 0).toLocaleString('en')} leads; Accept-Encoding: ${report.acceptEncoding || 'none'}; whole run ${report.minutes.toFixed(1)} min.`
+      : `Commit ${report.git.commit}${report.git.dirty ? ' with uncommitted changes in server/src/schemas' : ''}; ` +
+          `${report.rows.toLocaleString('en')} customers; ${report.connections} concurrent connections ` +
+          `(Accept-Encoding: ${report.acceptEncoding || 'none'}); ` +
+          `${report.duration} s per case (longer when one request is slow: about two requests per connection, ≤ 30 s), ` +
+          `${report.sortRounds * report.connections} requests per extra sort column (all answers counted); whole run ${report.minutes.toFixed(1)} min.`,
     '',
     `Machine: ${report.machine.cores} cores, ${report.machine.memoryGb.toFixed(1)} GB, Node ${report.machine.node}, shared.`,
     `Load before: \`${report.machine.uptimeBefore}\``,
@@ -81,14 +141,15 @@ export function renderMarkdown(report: Report): string {
     lines.push(
       `## ${NAMES[engine.engine]}`,
       '',
-      `Data: ${engine.generation.rows.toLocaleString('en')} customers loaded in ${engine.generation.seconds.toFixed(1)} s; ` +
+      (onlyLeads
+        ? 'Data: the demo, '
+        : `Data: ${engine.generation.rows.toLocaleString('en')} customers loaded in ${engine.generation.seconds.toFixed(1)} s; `) +
         `app healthy ${(engine.startMs / 1000).toFixed(1)} s after its start; server RSS after the run ` +
         `${engine.memory.rssMb.toFixed(0)} MB (peak ${engine.memory.peakMb.toFixed(0)} MB); ` +
         `load average ${engine.loadAverage.before.map((v) => v.toFixed(2)).join(' ')} → ${engine.loadAverage.after.map((v) => v.toFixed(2)).join(' ')}.`,
       '',
-      HEADER,
-      RULE,
     );
+    if (engine.cases.length > 0) lines.push(HEADER, RULE);
     for (const kase of engine.cases) lines.push(row(kase.name, kase));
     if (engine.anySort)
       lines.push(
@@ -104,7 +165,7 @@ export function renderMarkdown(report: Report): string {
         `| **health check during a search** (1 probe every 100 ms) | – | ${ms(health.p50)} | ${ms(health.p95)} | ${ms(health.p99)} | ${health.failures} | – | max ${ms(health.max)} ms | ${health.samples} | ${health.failures ? '⚠ failed probes' : ''} |`,
       );
     }
-    lines.push('');
+    if (engine.cases.length > 0) lines.push('');
     if (engine.sorts.length > 0) {
       lines.push(
         '<details><summary>Every sort column</summary>',
@@ -166,6 +227,7 @@ export function renderMarkdown(report: Report): string {
       }
       lines.push('');
     }
+    if (engine.leads) lines.push(...leadLines(report, engine.leads));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -5,6 +5,8 @@
  *                    [--duration 5] [--sort-rounds 2] [--connections 20] [--label before]
  *                    [--accept-encoding 'gzip, deflate, br' (a browser's; '' for none)]
  *                    [--contracts-per-customer 3] [--appointments 200000 (0: none)]
+ *                    [--leads 2000 (0: none)] [--board-rounds 100] [--drop-rounds 300]
+ *                    [--drop-clients 10] [--only leads]
  *
  * Per engine: loads N generated customers and the demo users into a fresh database (PGlite: a
  * temporary data folder; PostgreSQL: a temporary database on the server of --postgres, default
@@ -14,7 +16,11 @@
  * other sortable column briefly (`--sort-rounds` requests per connection; the worst is "any sort"), page 2000, a consultant's page 1, and
  * the health check's latency while searches run. On PostgreSQL also the raw baseline: the SQL the
  * app sent for page 1 (captured on the wire, ./capture.ts) sent straight through `pg` by as many
- * clients. Writes bench/results/api-<timestamp>[-label].json and .md.
+ * clients. The lead board (issue 16, ./leads.ts): the board topped up to --leads leads before the
+ * app starts; its first screen (the four column requests at once) as admin and as the call centre,
+ * drops one at a time and by --drop-clients clients at once. `--only leads` (`npm run
+ * bench:leads`) loads no customer book and runs only the board's cases. Writes
+ * bench/results/api-<timestamp>[-label].json and .md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +30,7 @@ import { openDatabase } from '../../server/db/index.ts';
 import { type CapturedStatement, startCaptureProxy, statementRole } from './capture.ts';
 import { BENCH_PASSWORD, withTemporaryDatabase } from './common.ts';
 import { loadBook } from './data.ts';
+import { type BoardLoad, type LeadsResult, loadLeads, runLeadCases } from './leads.ts';
 import {
   hammer,
   type LoadResult,
@@ -55,15 +62,31 @@ const { values: args } = parseArgs({
     'sort-rounds': { type: 'string', default: '2' },
     connections: { type: 'string', default: '20' },
     'accept-encoding': { type: 'string', default: 'gzip, deflate, br' },
+    leads: { type: 'string', default: '2000' },
+    'board-rounds': { type: 'string', default: '100' },
+    'drop-rounds': { type: 'string', default: '300' },
+    'drop-clients': { type: 'string', default: '10' },
+    only: { type: 'string' },
     label: { type: 'string', default: '' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'bench/results') },
   },
 });
-const ROWS = Number(args.rows);
+/** `--only leads`: the lead board's cases alone, on the demo without the customer book. */
+if (args.only !== undefined && args.only !== 'leads')
+  throw new Error(`--only ${args.only}: only 'leads' is known`);
+const ONLY_LEADS = args.only === 'leads';
+const ROWS = ONLY_LEADS ? 0 : Number(args.rows);
 /** Contracts generated per customer (300,000 over 100,000 customers by default: issue 14). */
-const CONTRACTS_PER_CUSTOMER = Number(args['contracts-per-customer']);
+const CONTRACTS_PER_CUSTOMER = ONLY_LEADS ? 0 : Number(args['contracts-per-customer']);
 /** Generated appointments (issue 15; 0: none, and no appointment cases). */
-const APPOINTMENTS = Number(args.appointments);
+const APPOINTMENTS = ONLY_LEADS ? 0 : Number(args.appointments);
+/** Leads on the board (issue 16): the demo's topped up with generated ones (0: no board cases). */
+const LEADS = Number(args.leads);
+/** First screens per user; drops one at a time; clients dropping at once (30 drops each). */
+const BOARD_ROUNDS = Number(args['board-rounds']);
+const DROP_ROUNDS = Number(args['drop-rounds']);
+const DROP_CLIENTS = Number(args['drop-clients']);
+const DROPS_PER_CLIENT = 30;
 const DURATION = Number(args.duration);
 /** Requests per connection for each extra sort column (all answered, none cut off). */
 const SORT_ROUNDS = Number(args['sort-rounds']);
@@ -113,6 +136,10 @@ export interface EngineResult {
   /** Appointment lists, the calendar week and the tasks (issue 15), on the generated ones. */
   appointments?: CaseResult[];
   healthDuringSearch?: ProbeResult & { search: CaseResult };
+  /** The lead board (issue 16): its data and cases (./leads.ts). */
+  leads?: LeadsResult;
+  /** The board as loaded before the app started. */
+  board?: BoardLoad;
   memory: { rssMb: number; peakMb: number };
   loadAverage: { before: number[]; after: number[] };
   raw?: Array<{ name: string; statements: CapturedStatement[]; result: RawResult }>;
@@ -433,13 +460,44 @@ function emptyResult(engine: 'pglite' | 'postgres'): EngineResult {
   };
 }
 
+/** The lead board's cases (./leads.ts) against the running app. */
+async function runBoardCases(app: AppProcess, board: BoardLoad): Promise<LeadsResult> {
+  await settle(app);
+  log(`  lead board: ${board.total} leads`);
+  const database = DB_NAME;
+  return runLeadCases(
+    {
+      url: app.url,
+      headers: (auth): Record<string, string> =>
+        ACCEPT_ENCODING
+          ? { authorization: auth, 'accept-encoding': ACCEPT_ENCODING }
+          : { authorization: auth },
+      appCpu: () => app.cpuMs(),
+      dbCpu: database
+        ? () => [...backendsCpuMs(database).values()].reduce((sum, ms) => sum + ms, 0)
+        : undefined,
+      log,
+    },
+    {
+      admin: await signIn(app.url, ADMIN, BENCH_PASSWORD),
+      callCentre: await signIn(app.url, CALL_CENTRE, BENCH_PASSWORD),
+      board,
+      rounds: BOARD_ROUNDS,
+      drops: DROP_ROUNDS,
+      dropClients: DROP_CLIENTS,
+      dropsPerClient: DROPS_PER_CLIENT,
+    },
+  );
+}
+
 /** Starts the app on `env`'s database, runs every case into `result`, stops it. */
 async function measureApp(env: Record<string, string>, result: EngineResult): Promise<void> {
   const app = await startApp(env);
   result.startMs = app.startMs;
   log(`  app healthy after ${seconds(app.startMs)}`);
   try {
-    await runCases(app, result);
+    if (!ONLY_LEADS) await runCases(app, result);
+    if (result.board) result.leads = await runBoardCases(app, result.board);
     result.memory = app.memory();
   } finally {
     await app.stop();
@@ -452,7 +510,9 @@ async function benchPglite(): Promise<EngineResult> {
   const removeDataDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
   process.once('exit', removeDataDir); // also when interrupted
   try {
-    log(`\nPGlite: loading ${ROWS} customers into ${dataDir}`);
+    log(
+      `\nPGlite: loading ${ROWS} customers${LEADS > 0 ? ` and ${LEADS} leads` : ''} into ${dataDir}`,
+    );
     const started = performance.now();
     const database = await openDatabase({ dataDir });
     const loaded = await loadBook(
@@ -463,6 +523,7 @@ async function benchPglite(): Promise<EngineResult> {
       CONTRACTS_PER_CUSTOMER,
       APPOINTMENTS,
     );
+    if (LEADS > 0) result.board = await loadLeads(database, LEADS, log);
     await database.close();
     result.generation = { seconds: loaded.seconds, rows: ROWS };
     log(
@@ -519,7 +580,9 @@ async function captureStatements(url: string): Promise<Record<string, CapturedSt
 async function benchPostgres(): Promise<EngineResult> {
   const result = emptyResult('postgres');
   await withTemporaryDatabase(POSTGRES, async (url) => {
-    log(`\nPostgreSQL: loading ${ROWS} customers into ${new URL(url).pathname.slice(1)}`);
+    log(
+      `\nPostgreSQL: loading ${ROWS} customers${LEADS > 0 ? ` and ${LEADS} leads` : ''} into ${new URL(url).pathname.slice(1)}`,
+    );
     const database = await openDatabase({ databaseUrl: url });
     const loaded = await loadBook(
       database,
@@ -529,17 +592,19 @@ async function benchPostgres(): Promise<EngineResult> {
       CONTRACTS_PER_CUSTOMER,
       APPOINTMENTS,
     );
+    if (LEADS > 0) result.board = await loadLeads(database, LEADS, log);
     await database.close();
     result.generation = { seconds: loaded.seconds, rows: ROWS };
     log(`  customers in ${loaded.seconds.toFixed(1)} s`);
-    const captured = await captureStatements(url);
-    result.captured = captured;
+    const captured = ONLY_LEADS ? {} : await captureStatements(url);
+    if (!ONLY_LEADS) result.captured = captured;
     DB_NAME = new URL(url).pathname.slice(1);
     try {
       await measureApp({ DATABASE_URL: url }, result);
     } finally {
       DB_NAME = undefined;
     }
+    if (ONLY_LEADS) return;
     // The same statements straight through pg, as many clients as the app had connections.
     const byRole = (statements: CapturedStatement[], roles: string[]) =>
       statements.filter((statement) => roles.includes(statementRole(statement.text)));
@@ -608,19 +673,30 @@ async function measureFloor(
 
 const startedAt = new Date();
 const uptimeBefore = uptime();
-log(`GS CRM API benchmark: ${ROWS} customers, ${CONNECTIONS} connections, ${DURATION} s per case`);
+log(
+  ONLY_LEADS
+    ? `GS CRM API benchmark, lead board only: ${LEADS} leads, ${BOARD_ROUNDS} first screens per user, ${DROP_ROUNDS} drops, ${DROP_CLIENTS} clients × ${DROPS_PER_CLIENT} drops`
+    : `GS CRM API benchmark: ${ROWS} customers, ${LEADS} leads, ${CONNECTIONS} connections, ${DURATION} s per case`,
+);
 log(`machine: ${os.cpus().length} cores; ${uptimeBefore}`);
 const engines: EngineResult[] = [];
 for (const engine of ENGINES)
   engines.push(engine === 'pglite' ? await benchPglite() : await benchPostgres());
+const label = args.label || (ONLY_LEADS ? 'leads' : '');
 const report = {
   startedAt: startedAt.toISOString(),
   minutes: (Date.now() - startedAt.getTime()) / 60_000,
-  label: args.label,
+  label,
   git: gitDescription(REPO_ROOT, ['server', 'src', 'schemas']),
   rows: ROWS,
   contractsPerCustomer: CONTRACTS_PER_CUSTOMER,
   appointments: APPOINTMENTS,
+  only: args.only,
+  leads: LEADS,
+  boardRounds: BOARD_ROUNDS,
+  dropRounds: DROP_ROUNDS,
+  dropClients: DROP_CLIENTS,
+  dropsPerClient: DROPS_PER_CLIENT,
   connections: CONNECTIONS,
   acceptEncoding: ACCEPT_ENCODING,
   duration: DURATION,
@@ -630,7 +706,7 @@ const report = {
 };
 fs.mkdirSync(args.out as string, { recursive: true });
 const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace(/\..*/, '').replace('T', '-');
-const base = path.join(args.out as string, `api-${stamp}${args.label ? `-${args.label}` : ''}`);
+const base = path.join(args.out as string, `api-${stamp}${label ? `-${label}` : ''}`);
 fs.writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
 fs.writeFileSync(`${base}.md`, renderMarkdown(report));
 log(`\n${renderMarkdown(report)}`);
