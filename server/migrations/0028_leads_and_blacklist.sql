@@ -239,3 +239,6 @@ alter table "appointments" drop constraint "appointments_lead_id_fkey";
 alter table "appointments" add constraint "appointments_lead_id_fkey" foreign key ("lead_id") references "leads" (id) on delete set null;
 alter table "blacklist_entries" drop constraint "blacklist_entries_lead_id_fkey";
 alter table "blacklist_entries" add constraint "blacklist_entries_lead_id_fkey" foreign key ("lead_id") references "leads" (id) on delete set null;
+-- Who entered a blacklist entry is history: the entry outlives the account.
+alter table "blacklist_entries" drop constraint "blacklist_entries_created_by_fkey";
+alter table "blacklist_entries" add constraint "blacklist_entries_created_by_fkey" foreign key ("created_by") references "users" (id) on delete set null;
