@@ -230,6 +230,8 @@ describe('tokens', () => {
       permissions: [],
       route_set: 'consultant',
       sub_broker_id: null,
+      // The reports the account may run (users.reports; a consultant none).
+      reports: [],
       preferences: {
         page_sizes: { clients: 25, reminders: 25, calendar: 25, users: 25, contracts: 25 },
         appointments_filter_by_region: false,
