@@ -159,7 +159,10 @@ function plan(filter: ReportFilter): Plan {
     case 'leads': {
       const created = sql.ref('l.created_at');
       // The lead's appointment (named by the lead or booked from it; the first if several), and a
-      // closure of its customer dated on or after the lead's day. Each a probe on an index.
+      // closure of its customer dated on or after the lead's day. Each a probe on an index: the
+      // customer's contracts. The type test is written so that it cannot use the contract_type
+      // index — without statistics (PGlite has no autovacuum) the planner ANDed that index, half
+      // the table, into every probe (0.8 s instead of 0.16 s for 5,000 leads).
       return {
         from: sql`leads l
           left join lateral (
@@ -171,7 +174,7 @@ function plan(filter: ReportFilter): Plan {
             select 1 as found from contracts k
             where ap.client_id is not null
               and k.customer_id in (ap.client_id, l.customer_id)
-              and k.contract_type = 'closure'
+              and (k.contract_type = 'closure') is true
               and ${contractDay('k')} >= ${dayOfInstant(created)}
             limit 1
           ) cl on true`,
@@ -218,7 +221,12 @@ export async function reportCells(db: DB, filter: ReportFilter): Promise<Cell[]>
     where ${p.range} and ${sourceCondition(p.leadSource, filter)}
     group by 1, 2
     order by 2, 1`;
-  const { rows } = await query.execute(db);
+  // PostgreSQL would compile such a plan (its cost passes jit_above_cost): ≈ 0.2 s of JIT for a
+  // query that runs in less. Off for this one statement (`set local`: the transaction's only).
+  const { rows } = await db.transaction().execute(async (trx) => {
+    await sql`set local jit = off`.execute(trx);
+    return query.execute(trx);
+  });
   return rows.map((row) => ({
     leadSource: row.lead_source === null ? null : Number(row.lead_source),
     month: String(row.month),

@@ -14,8 +14,9 @@
  * (`users.reports`), anyone else none (src/schema/reports.ts reportsOf, carried by the session's
  * principal): 403 before the query is even validated. The figures count every record of the
  * lead sources the user's role may see (src/schema/leads.ts leadSourceVisible) and those without a
- * lead source; naming another source is 422 on `lead_sources` — these roles see all customer data
- * anyway (server/access/visibility.ts, mode "all").
+ * lead source; naming another source is 422 on `lead_sources`. Within those, every record counts,
+ * whoever owns it: a report is statistics, not a list (the call centre's leads report counts all
+ * leads of its sources, not only the unassigned and its own).
  * Bad input: a malformed date, kind, id or basis is 400 naming the field (the route's schema);
  * `until` before `from`, a basis the kind does not offer, an unknown or hidden lead source are
  * 422 naming `until`, `date_basis`, `lead_sources`.

@@ -8,7 +8,6 @@
  * the lead sources its role may see. What each figure counts is the page's help text
  * (app.reports.help.*; docs/ARCHITECTURE.md "Reports").
  */
-import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
 import DownloadIcon from '@mui/icons-material/Download';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import {
@@ -24,12 +23,6 @@ import {
   MenuItem,
   Stack,
   Tab,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
   Tabs,
   TextField,
   ToggleButton,
@@ -37,18 +30,15 @@ import {
   Typography,
 } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import { Title, useGetList, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { getStoredUser } from '../../auth/session.ts';
 import { DateFilterField } from '../../components/DateFilterField.tsx';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
-import { formatNumber } from '../../i18n/format.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { leadSourceVisible } from '../../schema/leads.ts';
 import {
-  CHF_MEASURES,
   type DateBasis,
-  rate,
   REPORT_DATE_BASES,
   REPORT_KINDS,
   REPORT_MEASURES,
@@ -56,25 +46,15 @@ import {
   type ReportMeasure,
 } from '../../schema/reports.ts';
 import { swissToday } from '../../schema/swiss-time.ts';
-import {
-  defaultPeriod,
-  type Figures,
-  type ReportAnswer,
-  type ReportFilters,
-  reportQuery,
-} from './model.ts';
+import { defaultPeriod, type ReportAnswer, type ReportFilters, reportQuery } from './model.ts';
 import { ConversionChart, MonthChart } from './ReportCharts.tsx';
+import { ReportTotals, SourceTable } from './ReportFigures.tsx';
 
 type LeadSource = ApiRecord<'lead-sources'>;
 
 const localName = (source: LeadSource, locale: string): string =>
   ({ de: source.nameDe, fr: source.nameFr, it: source.nameIt, en: source.nameEn })[locale] ||
   source.nameDe;
-
-const percent = (share: number) => `${formatNumber(share * 100, { decimals: 1 })} %`;
-
-const figure = (measure: ReportMeasure, value: number | undefined) =>
-  formatNumber(value ?? 0, CHF_MEASURES.includes(measure) ? { decimals: 2 } : undefined);
 
 function useReport(filters: ReportFilters | undefined) {
   const query = filters ? reportQuery(filters).toString() : '';
@@ -145,10 +125,6 @@ export default function ReportsPage() {
   const sourceName = (id: number | null) =>
     id === null ? translate('app.reports.noLeadSource') : (names.get(id) ?? `#${id}`);
   const conversion = kind === 'leads';
-  const rates = (values: Figures) => [
-    rate(values.withAppointment ?? 0, values.count ?? 0),
-    rate(values.withClosure ?? 0, values.withAppointment ?? 0),
-  ];
   const empty = answer !== undefined && (answer.totals.count ?? 0) === 0;
 
   const download = async (format: 'csv' | 'xlsx') => {
@@ -315,39 +291,7 @@ export default function ReportsPage() {
         </Alert>
       )}
 
-      {answer && !empty && (
-        <Stack
-          direction="row"
-          sx={{ mt: 2, gap: 2, flexWrap: 'wrap', alignItems: 'stretch' }}
-          data-testid="report-totals"
-        >
-          {measures.map((name, at) => (
-            <Fragment key={name}>
-              {conversion && at > 0 && (
-                <ArrowForwardIcon color="action" sx={{ alignSelf: 'center' }} aria-hidden />
-              )}
-              <Card sx={{ flex: '1 1 160px', minWidth: 150, maxWidth: 300 }} variant="outlined">
-                <CardContent sx={{ py: 1.5, '&:last-child': { pb: 1.5 } }}>
-                  <Typography variant="body2" color="text.secondary">
-                    {measureLabel(name)}
-                  </Typography>
-                  <Typography variant="h5" component="p" data-testid={`report-total-${name}`}>
-                    {figure(name, answer.totals[name])}
-                  </Typography>
-                  {conversion && at > 0 && (
-                    <Typography variant="caption" color="text.secondary">
-                      {translate(
-                        at === 1 ? 'app.reports.appointmentRate' : 'app.reports.closureRate',
-                      )}{' '}
-                      {percent(rates(answer.totals)[at - 1])}
-                    </Typography>
-                  )}
-                </CardContent>
-              </Card>
-            </Fragment>
-          ))}
-        </Stack>
-      )}
+      {answer && !empty && <ReportTotals answer={answer} kind={kind} measureLabel={measureLabel} />}
 
       {empty && (
         <Alert severity="info" sx={{ mt: 2 }} data-testid="report-empty">
@@ -404,65 +348,12 @@ export default function ReportsPage() {
               <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
                 {translate('app.reports.bySource')}
               </Typography>
-              <TableContainer>
-                <Table size="small" data-testid="report-table">
-                  <TableHead>
-                    <TableRow>
-                      <TableCell>{translate('app.reports.leadSource')}</TableCell>
-                      {measures.map((name) => (
-                        <TableCell key={name} align="right">
-                          {measureLabel(name)}
-                        </TableCell>
-                      ))}
-                      {conversion && (
-                        <>
-                          <TableCell align="right">
-                            {translate('app.reports.appointmentRate')}
-                          </TableCell>
-                          <TableCell align="right">
-                            {translate('app.reports.closureRate')}
-                          </TableCell>
-                        </>
-                      )}
-                    </TableRow>
-                  </TableHead>
-                  <TableBody>
-                    {answer.bySource.map((row) => (
-                      <TableRow key={row.leadSource ?? 'none'} hover data-testid="report-row">
-                        <TableCell>{sourceName(row.leadSource)}</TableCell>
-                        {measures.map((name) => (
-                          <TableCell key={name} align="right">
-                            {figure(name, row[name])}
-                          </TableCell>
-                        ))}
-                        {conversion &&
-                          rates(row).map((share, at) => (
-                            <TableCell key={at} align="right">
-                              {percent(share)}
-                            </TableCell>
-                          ))}
-                      </TableRow>
-                    ))}
-                    <TableRow
-                      data-testid="report-total-row"
-                      sx={{ '& td': { fontWeight: 600, borderBottom: 0 }, bgcolor: 'action.hover' }}
-                    >
-                      <TableCell>{translate('app.reports.total')}</TableCell>
-                      {measures.map((name) => (
-                        <TableCell key={name} align="right">
-                          {figure(name, answer.totals[name])}
-                        </TableCell>
-                      ))}
-                      {conversion &&
-                        rates(answer.totals).map((share, at) => (
-                          <TableCell key={at} align="right">
-                            {percent(share)}
-                          </TableCell>
-                        ))}
-                    </TableRow>
-                  </TableBody>
-                </Table>
-              </TableContainer>
+              <SourceTable
+                answer={answer}
+                kind={kind}
+                measureLabel={measureLabel}
+                sourceName={sourceName}
+              />
             </CardContent>
           </Card>
 
