@@ -116,11 +116,15 @@ async function openBoard(page: Page, stamp: string) {
   }
 }
 
-/** Drags a card with the mouse onto another card or column (in small steps, as a hand does). */
+/**
+ * Drags a card with the mouse (in small steps, as a hand does) onto another card's upper part (or
+ * its lower half) or a column's head (the top of the column), and holds it there.
+ */
 async function drag(
   page: Page,
   from: ReturnType<Page['locator']>,
   to: ReturnType<Page['locator']>,
+  lowerHalf = false,
 ) {
   const a = await from.boundingBox();
   const b = await to.boundingBox();
@@ -128,7 +132,9 @@ async function drag(
   await page.mouse.move(a.x + a.width / 2, a.y + 12);
   await page.mouse.down();
   await page.mouse.move(a.x + a.width / 2 + 10, a.y + 22, { steps: 4 });
-  await page.mouse.move(b.x + b.width / 2, b.y + 30, { steps: 16 });
+  await page.mouse.move(b.x + b.width / 2, lowerHalf ? b.y + b.height - 14 : b.y + 20, {
+    steps: 16,
+  });
   await page.waitForTimeout(150);
 }
 
@@ -154,19 +160,47 @@ test('a card dragged with the mouse moves to the column it is dropped on, in one
   await shot(page, 'leads-board-dragging');
   await page.mouse.up();
 
-  await expect(column(page, 'to-do').locator(`[data-lead-id="${leads.Anna.id}"]`)).toBeVisible();
+  // Dropped on the column's head: on top of it.
+  await expect(column(page, 'to-do').getByTestId('lead-card').first()).toHaveAttribute(
+    'data-lead-id',
+    String(leads.Anna.id),
+  );
   await expect(page.getByTestId('lead-column-new-count')).toHaveText('1');
   await expect(page.getByTestId('lead-column-to-do-count')).toHaveText('2');
   await expect
     .poll(async () => (await api<Row>(request, token, 'GET', `leads/${leads.Anna.id}`)).status)
     .toBe('to do');
   expect(moves).toHaveLength(1);
-  expect(JSON.parse(moves[0])).toMatchObject({ status: 'to do', version: leads.Anna.version });
+  expect(JSON.parse(moves[0])).toEqual({
+    status: 'to do',
+    after_id: null,
+    version: leads.Anna.version,
+  });
+
+  // Dropped on the lower half of a card in another column: right below it.
+  await drag(page, card(page, leads.Bruno.id), card(page, leads.Zora.id), true);
+  await page.mouse.up();
+  await expect(column(page, 'to-do').getByTestId('lead-card')).toHaveCount(3);
+  await expect
+    .poll(() =>
+      column(page, 'to-do')
+        .getByTestId('lead-card')
+        .evaluateAll((cards) => cards.map((element) => element.getAttribute('data-lead-id'))),
+    )
+    .toEqual([leads.Anna.id, leads.Zora.id, leads.Bruno.id].map(String));
+  await expect.poll(() => moves.length).toBe(2);
+  expect(JSON.parse(moves[1])).toMatchObject({ status: 'to do', after_id: leads.Zora.id });
 
   // The board read again says the same.
   await openBoard(page, stamp);
-  await expect(column(page, 'to-do').locator(`[data-lead-id="${leads.Anna.id}"]`)).toBeVisible();
-  await expect(column(page, 'new').locator(`[data-lead-id="${leads.Bruno.id}"]`)).toBeVisible();
+  await expect
+    .poll(() =>
+      column(page, 'to-do')
+        .getByTestId('lead-card')
+        .evaluateAll((cards) => cards.map((element) => element.getAttribute('data-lead-id'))),
+    )
+    .toEqual([leads.Anna.id, leads.Zora.id, leads.Bruno.id].map(String));
+  await expect(page.getByTestId('lead-column-new-count')).toHaveText('0');
 });
 
 test('a card moves with the keyboard, and a screen reader hears where it is', async ({

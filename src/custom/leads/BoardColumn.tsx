@@ -120,7 +120,9 @@ export function BoardColumn({
   const headingId = `${columnTestId(status)}-title`;
   const highlighted = indicator !== null || (isOver && activeId !== null);
   // Where the line goes when the card would land after the last loaded card (or in an empty column).
-  const endLine = indicator !== null && indicator.overId === null;
+  const onColumn = indicator !== null && indicator.overId === null;
+  const endLine = onColumn && indicator.below;
+  const topLine = onColumn && !indicator.below;
   return (
     <Paper
       ref={setNodeRef}
@@ -192,7 +194,7 @@ export function BoardColumn({
             sx={{
               border: 1,
               borderStyle: 'dashed',
-              borderColor: endLine ? 'primary.main' : 'divider',
+              borderColor: onColumn ? 'primary.main' : 'divider',
               borderRadius: 1,
               p: 2,
               textAlign: 'center',
@@ -219,12 +221,14 @@ export function BoardColumn({
                     left: 0,
                     width: '100%',
                     transform: `translateY(${item.start}px)`,
-                    pb: `${GAP}px`,
+                    // The gap under a card is the card's (LeadCard.tsx): no gap is the column's.
+                    pb: lead ? 0 : `${GAP}px`,
                   }}
                 >
                   {lead ? (
                     <>
-                      {indicator?.overId === lead.id && !indicator.below ? (
+                      {(indicator?.overId === lead.id && !indicator.below) ||
+                      (topLine && item.index === 0) ? (
                         <IndicatorLine placement="top" />
                       ) : null}
                       <SortableLeadCard

@@ -14,6 +14,7 @@
  * customer of a prospect), and the card stays where it was until the appointment is saved.
  */
 import {
+  type Active,
   type Announcements,
   type CollisionDetection,
   closestCorners,
@@ -24,6 +25,7 @@ import {
   type DragStartEvent,
   KeyboardSensor,
   MeasuringStrategy,
+  type Over,
   PointerSensor,
   pointerWithin,
   type ScreenReaderInstructions,
@@ -34,6 +36,7 @@ import {
 import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 import { Box } from '@mui/material';
 import {
+  type PointerEvent as ReactPointerEvent,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -95,12 +98,32 @@ const PREFETCH = ['assignedTo', 'customerId'];
 const dragData = (value: unknown): DragData | undefined =>
   value && typeof value === 'object' && 'type' in value ? (value as DragData) : undefined;
 
-/** Whether the dragged card's middle is below the middle of the card it is over. */
-function isBelow(event: DragOverEvent | DragEndEvent): boolean {
-  const dragged = event.active.rect.current.translated;
-  const over = event.over?.rect;
-  if (!dragged || !over) return false;
-  return dragged.top + dragged.height / 2 > over.top + over.height / 2;
+/** The height of a column's head: a card dropped there goes on top. */
+const COLUMN_HEAD = 56;
+
+/**
+ * Whether the dragged card lands below what it is over: the lower half of a card, or a column
+ * anywhere under its head (the space under its last card). Measured at the pointer when there is
+ * one (where one points is where the card goes), else (the keyboard) at the card's middle.
+ */
+function isBelow(active: Active, over: Over | null, pointerY?: number): boolean {
+  const dragged = active.rect.current.translated;
+  if (!over || (!dragged && pointerY === undefined)) return false;
+  const y = pointerY ?? (dragged ? dragged.top + dragged.height / 2 : 0);
+  if (dragData(over.data.current)?.type === 'column') return y > over.rect.top + COLUMN_HEAD;
+  return y > over.rect.top + over.rect.height / 2;
+}
+
+/** Where the pointer or finger is now (none for the keyboard). */
+function pointerYOf(event: DragOverEvent | DragEndEvent): number | undefined {
+  const start = event.activatorEvent;
+  let y: number | undefined;
+  if (typeof TouchEvent !== 'undefined' && start instanceof TouchEvent) {
+    y = (start.touches[0] ?? start.changedTouches[0])?.clientY;
+  } else if (start instanceof MouseEvent) {
+    y = start.clientY;
+  }
+  return y === undefined ? undefined : y + event.delta.y;
 }
 
 /** Pointer: the card under it (else its column); keyboard and gaps: the nearest corners. */
@@ -116,6 +139,20 @@ const collisionDetection: CollisionDetection = (args) => {
   }
   return closestCorners(args);
 };
+
+/**
+ * The pointer sensor for the mouse and pens only: a finger is the touch sensor's (a short press
+ * first), so a swipe scrolls the column instead of taking the card along.
+ */
+class MouseAndPenSensor extends PointerSensor {
+  static override activators = [
+    {
+      eventName: 'onPointerDown' as const,
+      handler: ({ nativeEvent: event }: ReactPointerEvent) =>
+        event.isPrimary && event.button === 0 && event.pointerType !== 'touch',
+    },
+  ];
+}
 
 /** The refusal of a move in words: the fields the server named, else its message. */
 function useRefusalText() {
@@ -340,9 +377,9 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
   };
 
   const targetOf = (
-    event: DragOverEvent | DragEndEvent,
+    over: Over | null,
   ): { status: LeadStatus; overId: number | null } | undefined => {
-    const data = dragData(event.over?.data.current);
+    const data = dragData(over?.data.current);
     if (!data) return undefined;
     return data.type === 'card'
       ? { status: data.status, overId: data.id }
@@ -350,7 +387,7 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
   };
 
   const onDragOver = (event: DragOverEvent) => {
-    const target = targetOf(event);
+    const target = targetOf(event.over);
     const from = dragData(event.active.data.current);
     if (!target || !from || from.status === target.status) {
       setOver(null);
@@ -358,7 +395,10 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
     }
     setOver({
       status: target.status,
-      indicator: { overId: target.overId, below: isBelow(event) },
+      indicator: {
+        overId: target.overId,
+        below: isBelow(event.active, event.over, pointerYOf(event)),
+      },
     });
   };
 
@@ -383,10 +423,15 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
     setOver(null);
     const id = Number(event.active.id);
     const lead = leadOf(id);
-    const target = targetOf(event);
+    const target = targetOf(event.over);
     if (!lead || !target) return;
     const ids = stateRef.current.columns[target.status].cards.map((card) => card.id);
-    const placement = dropPlacement(ids, id, target.overId, isBelow(event));
+    const placement = dropPlacement(
+      ids,
+      id,
+      target.overId,
+      isBelow(event.active, event.over, pointerYOf(event)),
+    );
     if (!placement) return;
     dispatch({ type: 'move', id, to: target.status, afterId: placement.afterId });
     if (event.activatorEvent instanceof KeyboardEvent) focusGrip(id);
@@ -429,19 +474,28 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
   // ---- Keyboard, touch, mouse; what a screen reader hears
 
   const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(MouseAndPenSensor, { activationConstraint: { distance: 6 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 220, tolerance: 8 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
 
+  /** The column and the 1-based place a card would take there (where it is, when it stays). */
   const describe = useCallback(
-    (id: number | string, data: unknown) => {
-      const target = dragData(data);
-      const status = target?.status;
-      const column = status ? translate(enumKey('leadStatus', status)) : '';
-      const cards = status ? stateRef.current.columns[status].cards : [];
-      const index = target?.type === 'card' ? cards.findIndex((card) => card.id === id) : -1;
-      return { column, position: index >= 0 ? index + 1 : cards.length + 1 };
+    (active: Active, over: Over | null) => {
+      const id = Number(active.id);
+      const target = over
+        ? targetOf(over)
+        : (() => {
+            const where = locate(stateRef.current, id);
+            return where ? { status: where.status, overId: id } : undefined;
+          })();
+      if (!target) return { column: '', position: 0 };
+      const cards = stateRef.current.columns[target.status].cards.map((card) => card.id);
+      const placement = over
+        ? dropPlacement(cards, id, target.overId, isBelow(active, over))
+        : undefined;
+      const position = placement ? placement.index + 1 : cards.indexOf(id) + 1;
+      return { column: translate(enumKey('leadStatus', target.status)), position };
     },
     [translate],
   );
@@ -454,25 +508,23 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
   );
   const announcements: Announcements = useMemo(
     () => ({
-      onDragStart: ({ active }) => {
-        const where = describe(active.id, active.data.current);
-        return translate('app.leads.board.announce.start', {
+      onDragStart: ({ active }) =>
+        translate('app.leads.board.announce.start', {
           name: nameFor(active.id),
-          ...where,
-        });
-      },
+          ...describe(active, null),
+        }),
       onDragOver: ({ active, over: target }) =>
         target
           ? translate('app.leads.board.announce.over', {
               name: nameFor(active.id),
-              ...describe(target.id, target.data.current),
+              ...describe(active, target),
             })
           : translate('app.leads.board.announce.outside', { name: nameFor(active.id) }),
       onDragEnd: ({ active, over: target }) =>
         target
           ? translate('app.leads.board.announce.dropped', {
               name: nameFor(active.id),
-              ...describe(target.id, target.data.current),
+              ...describe(active, target),
             })
           : translate('app.leads.board.announce.cancelled', { name: nameFor(active.id) }),
       onDragCancel: ({ active }) =>

@@ -198,7 +198,8 @@ export const SortableLeadCard = memo(function SortableLeadCard({
     <Box
       ref={setNodeRef}
       {...listeners}
-      sx={{ transform: CSS.Translate.toString(transform), transition }}
+      // The gap under the card is part of it: a drop between two cards lands on one of them.
+      sx={{ transform: CSS.Translate.toString(transform), transition, pb: '8px' }}
     >
       <LeadCardView
         lead={lead}

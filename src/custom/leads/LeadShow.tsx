@@ -78,7 +78,7 @@ function Section({
   return (
     <Card sx={{ mb: 2 }} data-testid={`lead-section-${testId}`}>
       <CardContent>
-        <Typography variant="subtitle2" color="text.secondary" sx={{ mb: 1 }}>
+        <Typography variant="subtitle2" component="h2" color="text.secondary" sx={{ mb: 1 }}>
           {translate(title)}
         </Typography>
         {children}

@@ -9,7 +9,7 @@
  */
 import AddIcon from '@mui/icons-material/Add';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
-import { Box, Button as MuiButton, IconButton, Stack, Tooltip } from '@mui/material';
+import { Box, Button as MuiButton, IconButton, Stack, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import {
   ResourceContextProvider,
@@ -29,6 +29,19 @@ import { LeadFilterBar, type LeadsView, ViewSwitch } from './components.tsx';
 import { LeadBoard } from './LeadBoard.tsx';
 import { LeadListView } from './LeadListView.tsx';
 import { apiFilter, type LeadFilters } from './model.ts';
+
+/** Read by screen readers, not shown. */
+const visuallyHidden = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  margin: '-1px',
+  padding: 0,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+} as const;
 
 function NewLeadButton() {
   const translate = useTranslate();
@@ -101,6 +114,10 @@ export default function LeadsPage() {
     <ResourceContextProvider value="leads">
       {/* The list names the page itself. */}
       {view === 'kanban' ? <Title title={translate('app.menu.leads')} /> : null}
+      {/* The page's heading for screen readers (the app bar shows the title). */}
+      <Typography component="h1" sx={visuallyHidden}>
+        {translate('app.menu.leads')}
+      </Typography>
       <Box
         sx={{
           display: 'flex',

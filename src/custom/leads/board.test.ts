@@ -196,9 +196,11 @@ describe('the neighbour a drop sends', () => {
     expect(dropPlacement([4, 5, 6], 1, 6, true)).toEqual({ afterId: 6, index: 3 });
   });
 
-  it('on a column rather than a card: after its last loaded card, or the top when empty', () => {
-    expect(dropPlacement([4, 5], 1, null, false)).toEqual({ afterId: 5, index: 2 });
+  it('on a column rather than a card: its head is the top, under its cards the end', () => {
+    expect(dropPlacement([4, 5], 1, null, false)).toEqual({ afterId: null, index: 0 });
+    expect(dropPlacement([4, 5], 1, null, true)).toEqual({ afterId: 5, index: 2 });
     expect(dropPlacement([], 1, null, false)).toEqual({ afterId: null, index: 0 });
+    expect(dropPlacement([], 1, null, true)).toEqual({ afterId: null, index: 0 });
   });
 
   it('in its own column: the place of the card dropped on', () => {
@@ -210,9 +212,15 @@ describe('the neighbour a drop sends', () => {
     expect(dropPlacement([1, 2, 3, 4], 3, 1, false)).toEqual({ afterId: null, index: 0 });
   });
 
+  it('in its own column, on its head or under its cards: to the top or the end', () => {
+    expect(dropPlacement([1, 2, 3], 3, null, false)).toEqual({ afterId: null, index: 0 });
+    expect(dropPlacement([1, 2, 3], 1, null, true)).toEqual({ afterId: 3, index: 2 });
+  });
+
   it('nothing when a card is dropped where it is', () => {
     expect(dropPlacement([1, 2, 3], 2, 2, false)).toBeNull();
-    expect(dropPlacement([1, 2, 3], 2, null, false)).toBeNull();
+    expect(dropPlacement([1, 2, 3], 1, null, false)).toBeNull();
+    expect(dropPlacement([1, 2, 3], 3, null, true)).toBeNull();
   });
 });
 

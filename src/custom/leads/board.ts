@@ -257,10 +257,10 @@ export function boardReducer(state: BoardState, action: BoardAction): BoardState
  * null = the top) and its index among the column's cards after the move; null when nothing moves.
  *
  * `ids` are the target column's cards as shown (with the dragged card when it is the same column);
- * `overId` the card it was dropped on (null: the column, not a card: after its last loaded card).
- * In its own column the card takes the place of the card it is dropped on (the sortable list's
- * rule); in another column it goes before that card, or after it when dropped on its lower half
- * (`below`).
+ * `overId` the card it was dropped on, or null for the column itself — its head (`below` false:
+ * the top) or the space under its last card (`below`: after the last loaded card). In its own
+ * column a card dropped on another takes that card's place (the sortable list's rule); in another
+ * column it goes before that card, or after it when dropped on its lower half (`below`).
  */
 export function dropPlacement(
   ids: readonly number[],
@@ -271,20 +271,15 @@ export function dropPlacement(
   const from = ids.indexOf(activeId);
   if (from >= 0) {
     // Its own column.
-    if (overId === null || overId === activeId) return null;
-    const to = ids.indexOf(overId);
-    if (to < 0) return null;
+    if (overId === activeId) return null;
+    const to = overId === null ? (below ? ids.length - 1 : 0) : ids.indexOf(overId);
+    if (to < 0 || to === from) return null;
     const order = ids.filter((id) => id !== activeId);
     order.splice(to, 0, activeId);
-    if (to === from) return null;
     return { afterId: to > 0 ? order[to - 1] : null, index: to };
   }
-  if (overId === null) {
-    return { afterId: ids.length > 0 ? ids[ids.length - 1] : null, index: ids.length };
-  }
-  const over = ids.indexOf(overId);
-  if (over < 0) return { afterId: ids.length > 0 ? ids[ids.length - 1] : null, index: ids.length };
-  const index = below ? over + 1 : over;
+  const over = overId === null ? -1 : ids.indexOf(overId);
+  const index = over < 0 ? (overId === null && !below ? 0 : ids.length) : below ? over + 1 : over;
   return { afterId: index > 0 ? ids[index - 1] : null, index };
 }
 
