@@ -62,10 +62,24 @@ function IndicatorLine({ placement }: { placement: 'top' | 'bottom' }) {
         position: 'absolute',
         left: 4,
         right: 4,
-        height: 3,
+        height: 4,
         borderRadius: 2,
         bgcolor: 'primary.main',
-        ...(placement === 'top' ? { top: -5 } : { bottom: GAP / 2 - 2 }),
+        zIndex: 1,
+        // A dot at its start, as drop lines go.
+        '&::before': {
+          content: '""',
+          position: 'absolute',
+          left: -4,
+          top: -3,
+          width: 10,
+          height: 10,
+          borderRadius: '50%',
+          border: 2,
+          borderColor: 'primary.main',
+          bgcolor: 'background.paper',
+        },
+        ...(placement === 'top' ? { top: -6 } : { bottom: GAP / 2 - 2 }),
       }}
     />
   );

@@ -88,7 +88,8 @@ export function LeadCardView({
         cursor: overlay ? 'grabbing' : 'grab',
         userSelect: 'none',
         touchAction: 'manipulation',
-        transform: overlay ? 'rotate(1.5deg)' : undefined,
+        // Smaller than the card under it: the drop line beside it stays in sight.
+        transform: overlay ? 'rotate(1.5deg) scale(0.9)' : undefined,
         borderLeft: 3,
         borderLeftColor:
           lead.status === 'closed' && lead.closeStatus === 'blacklist'
