@@ -10,6 +10,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { camelToSnake, snakeToCamel } from '../../src/schema/case.ts';
 import type { FieldModel, JsonSchema, ResourceModel } from '../../src/schema/model.ts';
 import type { ReferenceFilter } from '../../src/schema/vocabulary.ts';
+import { ROLES } from '../../src/schema/permissions.ts';
 
 export type Row = Record<string, unknown>;
 export type Send = (options: InjectOptions) => Promise<LightMyRequestResponse>;
@@ -254,6 +255,7 @@ const RULES: Record<string, (body: Row, reference: ReferenceResolver) => Promise
   'blacklist-entries': blacklistRules,
   contracts: contractRules,
   leads: leadRules,
+  'lead-sources': leadSourceRules,
   documents: documentRules,
   reminders: reminderRules,
 };
@@ -286,6 +288,14 @@ async function leadRules(body: Row, reference: ReferenceResolver): Promise<void>
     body.close_status = 'resolved';
   body.close_status ??= 'resolved';
   body.phone_number = uniquePhone();
+}
+
+/**
+ * Lead sources: visible to every role (a lead sample's assignee must see its source; a source
+ * hiding its leads from a role has its own tests: tests/api/leads.test.ts).
+ */
+async function leadSourceRules(body: Row): Promise<void> {
+  body.visible_roles = [...ROLES];
 }
 
 /**
