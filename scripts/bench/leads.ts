@@ -339,9 +339,20 @@ export interface Runner {
   headers: (auth: string) => Record<string, string>;
   /** CPU of the app process so far (ms). */
   appCpu: () => number;
-  /** CPU of the database's backends so far (ms; PostgreSQL on this machine). */
-  dbCpu?: () => number;
+  /** CPU of the database's backends so far, by process id (ms; PostgreSQL on this machine). */
+  dbCpu?: () => Map<number, number>;
   log: (text: string) => void;
+}
+
+/**
+ * The database's CPU since `before` (a reading of `Runner.dbCpu`), counted per backend: one that
+ * ended meanwhile is left out rather than subtracted, one that started counts from zero.
+ */
+function dbCpuSince(runner: Runner, before: Map<number, number> | undefined): number | undefined {
+  if (!runner.dbCpu || !before) return undefined;
+  let spent = 0;
+  for (const [pid, ms] of runner.dbCpu()) spent += ms - (before.get(pid) ?? 0);
+  return spent;
 }
 
 const OPEN_REASONS: LeadCloseStatus[] = ['resolved', 'not_interested', 'never_reached', 'invalid'];
@@ -547,14 +558,14 @@ async function measureDrops(
   const times: number[] = [];
   const examples: string[] = [];
   let app = 0;
-  let db = 0;
+  let db: Map<number, number> | undefined;
   for (let round = 0; round < warmUps + rounds; round++) {
     const drop = chooseDrop(board, new Set());
     if (!drop) throw new Error('no card to drop');
     const measured = round >= warmUps;
     if (round === warmUps) {
       app = runner.appCpu();
-      db = runner.dbCpu?.() ?? 0;
+      db = runner.dbCpu?.();
     }
     const answer = await sendDrop(runner, auth, drop);
     if (measured) {
@@ -570,7 +581,8 @@ async function measureDrops(
   }
   const kase = caseOf('drop (one at a time)', 'admin', times, statuses, BOARD_TARGETS.dropMs);
   kase.appCpuMsPerRequest = (runner.appCpu() - app) / rounds;
-  if (runner.dbCpu) kase.dbCpuMsPerRequest = (runner.dbCpu() - db) / rounds;
+  const dbSpent = dbCpuSince(runner, db);
+  if (dbSpent !== undefined) kase.dbCpuMsPerRequest = dbSpent / rounds;
   if (examples.length) kase.flags.push(`refusals: ${examples.join(' | ')}`);
   return kase;
 }
@@ -588,7 +600,7 @@ async function measureConcurrentDrops(
   const examples: string[] = [];
   const busy = new Set<number>();
   const app = runner.appCpu();
-  const db = runner.dbCpu?.() ?? 0;
+  const db = runner.dbCpu?.();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -623,7 +635,8 @@ async function measureConcurrentDrops(
   );
   kase.reqPerSec = (clients * perClient) / seconds;
   kase.appCpuMsPerRequest = (runner.appCpu() - app) / (clients * perClient);
-  if (runner.dbCpu) kase.dbCpuMsPerRequest = (runner.dbCpu() - db) / (clients * perClient);
+  const dbSpent = dbCpuSince(runner, db);
+  if (dbSpent !== undefined) kase.dbCpuMsPerRequest = dbSpent / (clients * perClient);
   if (examples.length) kase.flags.push(`refusals: ${examples.join(' | ')}`);
   return kase;
 }

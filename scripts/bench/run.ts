@@ -473,9 +473,7 @@ async function runBoardCases(app: AppProcess, board: BoardLoad): Promise<LeadsRe
           ? { authorization: auth, 'accept-encoding': ACCEPT_ENCODING }
           : { authorization: auth },
       appCpu: () => app.cpuMs(),
-      dbCpu: database
-        ? () => [...backendsCpuMs(database).values()].reduce((sum, ms) => sum + ms, 0)
-        : undefined,
+      dbCpu: database ? () => backendsCpuMs(database) : undefined,
       log,
     },
     {
