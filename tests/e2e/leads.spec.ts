@@ -59,12 +59,17 @@ async function makeLeads(
   toDo: string[] = [],
 ): Promise<Record<string, Row>> {
   const sources = await api<Row[]>(request, token, 'GET', 'lead-sources?per_page=50');
+  // A source the call centre sees too (a lead may be assigned to it).
+  const source =
+    sources.find((candidate) =>
+      (candidate.visible_roles as string[] | null)?.includes('BACKOFFICE-CALLCENTER'),
+    ) ?? sources[0];
   const leads: Record<string, Row> = {};
   for (const first of [...names, ...toDo]) {
     const lead = await api<Row>(request, token, 'POST', 'leads', {
       first_name: first,
       last_name: `Board${stamp}`,
-      lead_source: sources[0].id,
+      lead_source: source.id,
       street: 'Seeweg 7',
       zip: '8001',
       city: 'Zürich',
@@ -393,12 +398,22 @@ test('the list view through the switch, kept as the preference', async ({ page, 
   const stamp = `l${Date.now().toString(36)}`;
   const token = await tokenOf(request);
   const leads = await makeLeads(request, token, stamp, ['Hanna', 'Ivo']);
+  const { user: callCentre } = (await (
+    await request.post('/api/auth/login', {
+      data: { email: 'callcenter@demo.gscrm.ch', password: PASSWORD },
+    })
+  ).json()) as { user: Row };
+  const assigned = await api<Row>(request, token, 'PATCH', `leads/${leads.Ivo.id}`, {
+    assigned_to: callCentre.id,
+    version: leads.Ivo.version,
+  });
   await api<Row>(request, token, 'POST', `leads/${leads.Ivo.id}/move`, {
     status: 'closed',
     after_id: null,
-    version: leads.Ivo.version,
+    version: assigned.version,
     close_status: 'invalid',
   });
+  const callCentreName = `${String(callCentre.first_name)} ${String(callCentre.last_name)}`;
   await login(page, ADMIN);
   try {
     await openBoard(page, stamp);
@@ -408,6 +423,20 @@ test('the list view through the switch, kept as the preference', async ({ page, 
     await expect(rows).toHaveCount(2);
     await expect(rows.filter({ hasText: `Hanna Board${stamp}` })).toContainText('Neue Leads');
     await expect(rows.filter({ hasText: `Ivo Board${stamp}` })).toContainText('Ungültig');
+    await expect(rows.filter({ hasText: `Ivo Board${stamp}` })).toContainText(callCentreName);
+    // The assignee filter: nobody, then one user, then everyone again.
+    const assignee = page.getByRole('combobox', { name: 'Zugewiesen an' });
+    await assignee.click();
+    await page.getByRole('option', { name: 'Nicht zugewiesen' }).click();
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText(`Hanna Board${stamp}`);
+    await assignee.click();
+    await page.getByRole('option', { name: callCentreName }).click();
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText(`Ivo Board${stamp}`);
+    await assignee.click();
+    await page.getByRole('option', { name: 'Alle Personen' }).click();
+    await expect(rows).toHaveCount(2);
     // The status filter of the list.
     await page.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'Erledigt' }).click();
@@ -421,7 +450,11 @@ test('the list view through the switch, kept as the preference', async ({ page, 
     // The preference opens the list next time.
     await page.reload();
     await expect(page.getByTestId('leads-page')).toHaveAttribute('data-view', 'list');
-    await rows.filter({ hasText: `Ivo Board${stamp}` }).click();
+    await rows
+      .filter({ hasText: `Ivo Board${stamp}` })
+      .locator('td')
+      .first()
+      .click();
     await expect(page).toHaveURL(new RegExp(`/admin/leads/${leads.Ivo.id}$`));
     await expect(page.getByTestId('lead-title')).toHaveText(`Ivo Board${stamp}`);
   } finally {

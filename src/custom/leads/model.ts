@@ -45,7 +45,9 @@ const blank = (value: unknown) =>
 
 /**
  * The list filter the API gets (the data provider snake-cases the keys: `lead_source`,
- * `assigned_to`, `created_from`, …; `q` is the search); the board leaves the status to its column.
+ * `assigned_to`, `created_from`, …; `q` is the search): the assignee "me" and "nobody" are the
+ * server's `assignment=me|unassigned`, one user `assigned_to=<id>`; the board leaves the status
+ * and the close reason to its columns.
  */
 export function apiFilter(
   filters: LeadFilters,
@@ -55,8 +57,18 @@ export function apiFilter(
   for (const [key, value] of Object.entries(filters) as [keyof LeadFilters, unknown][]) {
     if (blank(value)) continue;
     if (view === 'kanban' && (key === 'status' || key === 'closeStatus')) continue;
-    out[key] = typeof value === 'string' && key === 'q' ? value.trim() : (value as string);
-    if (out[key] === '') delete out[key];
+    if (key === 'assignedTo') {
+      if (value === 'me') out.assignment = 'me';
+      else if (value === 'none') out.assignment = 'unassigned';
+      else if (typeof value === 'number') out.assignedTo = value;
+      continue;
+    }
+    if (key === 'q') {
+      const text = String(value).trim();
+      if (text) out.q = text;
+      continue;
+    }
+    out[key] = value as string | number | number[];
   }
   return out;
 }
