@@ -2,8 +2,13 @@
  * One column of the lead board: its name and count, then its cards, virtualised
  * (@tanstack/react-virtual: only the cards in view and a few around them are in the page, however
  * many the column holds) and loaded a page at a time as the list is scrolled to its end. The
- * column is a drop target of its own (an empty column, the space under the last card); a card
- * dragged over it from another column shows where it will land.
+ * column is a drop target of its own (its head: the top; the space under its last card: the end);
+ * a card dragged over it from another column shows where it will land.
+ *
+ * Memoised: a column renders again only when its own cards, count, pending moves or drop line
+ * change (the board renders on every drag-over and every column's answer). Cards have a fixed
+ * height per kind (./LeadCard.tsx `cardHeight`), so the virtualiser positions them without
+ * measuring the page.
  */
 import { useDroppable } from '@dnd-kit/core';
 import { SortableContext, verticalListSortingStrategy } from '@dnd-kit/sortable';
@@ -19,17 +24,16 @@ import {
   Typography,
 } from '@mui/material';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import { useTranslate } from 'react-admin';
 import { enumKey } from '../../schema/labels.ts';
 import type { LeadStatus } from '../../schema/leads.ts';
 import type { ColumnState, Lead } from './board.ts';
 import { statusColor } from './components.tsx';
-import { SortableLeadCard } from './LeadCard.tsx';
+import { CARD_GAP, type CardTexts, cardHeight, SortableLeadCard } from './LeadCard.tsx';
 
-/** A card's height with the gap under it, before it is measured. */
-const ESTIMATED_ROW = 84;
-const GAP = 8;
+/** The row that says more cards are coming. */
+const MORE_ROW = 40;
 /** Load the next page when the last rendered card is this close to the end of the loaded ones. */
 const LOAD_AHEAD = 5;
 
@@ -53,6 +57,7 @@ export interface ColumnNames {
   href: (lead: Lead) => string | undefined;
 }
 
+/** The line where a dragged card would land, with a dot at its start. */
 function IndicatorLine({ placement }: { placement: 'top' | 'bottom' }) {
   return (
     <Box
@@ -66,7 +71,6 @@ function IndicatorLine({ placement }: { placement: 'top' | 'bottom' }) {
         borderRadius: 2,
         bgcolor: 'primary.main',
         zIndex: 1,
-        // A dot at its start, as drop lines go.
         '&::before': {
           content: '""',
           position: 'absolute',
@@ -79,49 +83,58 @@ function IndicatorLine({ placement }: { placement: 'top' | 'bottom' }) {
           borderColor: 'primary.main',
           bgcolor: 'background.paper',
         },
-        ...(placement === 'top' ? { top: -6 } : { bottom: GAP / 2 - 2 }),
+        ...(placement === 'top' ? { top: -6 } : { bottom: CARD_GAP / 2 - 2 }),
       }}
     />
   );
 }
 
-export function BoardColumn({
+export const BoardColumn = memo(function BoardColumn({
   status,
   column,
   total,
-  pending,
+  pendingIds,
   activeId,
   indicator,
   names,
-  now,
+  texts,
   onLoadMore,
   onRetry,
 }: {
   status: LeadStatus;
   column: ColumnState;
   total: number | undefined;
-  pending: Record<number, unknown>;
+  /** The cards of this column whose move is being sent, as 'id,id' (a value, for the memo). */
+  pendingIds: string;
   activeId: number | null;
   /** Set while a card of another column is over this one. */
   indicator: DropIndicator | null;
   names: ColumnNames;
-  now: Date;
+  texts: CardTexts;
   onLoadMore: (status: LeadStatus) => void;
   onRetry: (status: LeadStatus) => void;
 }) {
   const translate = useTranslate();
-  const data: ColumnDragData = { type: 'column', status };
+  const data = useMemo<ColumnDragData>(() => ({ type: 'column', status }), [status]);
   const { setNodeRef, isOver } = useDroppable({ id: `column:${status}`, data });
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const { cards } = column;
   const ids = useMemo(() => cards.map((card) => card.id), [cards]);
+  const pending = useMemo(
+    () => new Set(pendingIds ? pendingIds.split(',').map(Number) : []),
+    [pendingIds],
+  );
   const more = !column.exhausted && !column.failed && column.serverTotal !== undefined;
+  const estimateSize = useCallback(
+    (index: number) => (index < cards.length ? cardHeight(cards[index]) + CARD_GAP : MORE_ROW),
+    [cards],
+  );
   // The virtualiser's functions change without their identity: nothing here memoises them.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: cards.length + (more ? 1 : 0),
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ESTIMATED_ROW,
+    estimateSize,
     overscan: 6,
     getItemKey: (index) => (index < cards.length ? cards[index].id : 'more'),
   });
@@ -133,7 +146,6 @@ export function BoardColumn({
   const title = translate(enumKey('leadStatus', status));
   const headingId = `${columnTestId(status)}-title`;
   const highlighted = indicator !== null || (isOver && activeId !== null);
-  // Where the line goes when the card would land after the last loaded card (or in an empty column).
   const onColumn = indicator !== null && indicator.overId === null;
   const endLine = onColumn && indicator.below;
   const topLine = onColumn && !indicator.below;
@@ -199,7 +211,7 @@ export function BoardColumn({
         {column.loading && cards.length === 0 ? (
           <Stack spacing={1} aria-busy="true">
             {[0, 1, 2].map((index) => (
-              <Skeleton key={index} variant="rounded" height={ESTIMATED_ROW - GAP} />
+              <Skeleton key={index} variant="rounded" height={72} />
             ))}
           </Stack>
         ) : null}
@@ -220,23 +232,19 @@ export function BoardColumn({
           </Box>
         ) : null}
         <SortableContext id={status} items={ids} strategy={verticalListSortingStrategy}>
-          <Box sx={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((item) => {
               const lead = item.index < cards.length ? cards[item.index] : undefined;
-              const isLast = item.index === cards.length - 1;
               return (
-                <Box
+                <div
                   key={item.key}
                   data-index={item.index}
-                  ref={virtualizer.measureElement}
-                  sx={{
+                  style={{
                     position: 'absolute',
                     top: 0,
                     left: 0,
                     width: '100%',
                     transform: `translateY(${item.start}px)`,
-                    // The gap under a card is the card's (LeadCard.tsx): no gap is the column's.
-                    pb: lead ? 0 : `${GAP}px`,
                   }}
                 >
                   {lead ? (
@@ -251,11 +259,12 @@ export function BoardColumn({
                         source={names.source(lead)}
                         assignee={names.assignee(lead)}
                         href={names.href(lead)}
-                        now={now}
-                        pending={Boolean(pending[lead.id])}
+                        texts={texts}
+                        pending={pending.has(lead.id)}
                         dragging={activeId === lead.id}
                       />
-                      {(indicator?.overId === lead.id && indicator.below) || (endLine && isLast) ? (
+                      {(indicator?.overId === lead.id && indicator.below) ||
+                      (endLine && item.index === cards.length - 1) ? (
                         <IndicatorLine placement="bottom" />
                       ) : null}
                     </>
@@ -263,7 +272,7 @@ export function BoardColumn({
                     <Stack
                       direction="row"
                       spacing={1}
-                      sx={{ alignItems: 'center', justifyContent: 'center', py: 1 }}
+                      sx={{ alignItems: 'center', justifyContent: 'center', height: MORE_ROW }}
                     >
                       <CircularProgress size={16} />
                       <Typography variant="caption" color="text.secondary">
@@ -271,12 +280,12 @@ export function BoardColumn({
                       </Typography>
                     </Stack>
                   )}
-                </Box>
+                </div>
               );
             })}
-          </Box>
+          </div>
         </SortableContext>
       </Box>
     </Paper>
   );
-}
+});

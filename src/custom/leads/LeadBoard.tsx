@@ -28,13 +28,13 @@ import {
   type Over,
   PointerSensor,
   pointerWithin,
+  rectIntersection,
   type ScreenReaderInstructions,
   TouchSensor,
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
 import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
-import { Box } from '@mui/material';
 import {
   type PointerEvent as ReactPointerEvent,
   useCallback,
@@ -45,7 +45,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { useDataProvider, useLocale, useNotify, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import {
   api,
@@ -54,6 +54,7 @@ import {
   messageOf,
   statusOf,
 } from '../../dataProvider/apiClient.ts';
+import { formatDateTime } from '../../i18n/format.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { getModel } from '../../resources/registry.ts';
 import { representRecord } from '../../resources/labels.ts';
@@ -72,6 +73,7 @@ import {
   dropPlacement,
   initialBoard,
   type Lead,
+  leadAge,
   leadName,
   locate,
   nextPage,
@@ -85,7 +87,7 @@ import {
 } from './BoardColumn.tsx';
 import { CloseDialog, ConvertDialog } from './CloseDialog.tsx';
 import { useLeadSources, userName } from './components.tsx';
-import { type CardDragData, LeadCardView } from './LeadCard.tsx';
+import { BoardStyles, type CardDragData, type CardTexts, LeadCardView } from './LeadCard.tsx';
 import { appointmentHref } from './model.ts';
 
 type User = ApiRecord<'users'>;
@@ -126,16 +128,20 @@ function pointerYOf(event: DragOverEvent | DragEndEvent): number | undefined {
   return y === undefined ? undefined : y + event.delta.y;
 }
 
-/** Pointer: the card under it (else its column); keyboard and gaps: the nearest corners. */
+/**
+ * What the dragged card is over: with a pointer, the card under it (else its column); with the
+ * keyboard (which puts the card on the top-left corner of the next card or column), what the card
+ * covers, a card first. Otherwise (between columns), the nearest corners.
+ */
 const collisionDetection: CollisionDetection = (args) => {
-  const within = pointerWithin(args);
-  if (within.length > 0) {
-    const cards = within.filter(
+  const hits = args.pointerCoordinates ? pointerWithin(args) : rectIntersection(args);
+  if (hits.length > 0) {
+    const cards = hits.filter(
       (collision) =>
         dragData(args.droppableContainers.find((c) => c.id === collision.id)?.data.current)
           ?.type === 'card',
     );
-    return cards.length > 0 ? cards : within;
+    return cards.length > 0 ? cards : hits;
   }
   return closestCorners(args);
 };
@@ -152,6 +158,47 @@ class MouseAndPenSensor extends PointerSensor {
         event.isPrimary && event.button === 0 && event.pointerType !== 'touch',
     },
   ];
+}
+
+const MOUSE_OPTIONS = { activationConstraint: { distance: 6 } };
+const TOUCH_OPTIONS = { activationConstraint: { delay: 220, tolerance: 8 } };
+const KEYBOARD_OPTIONS = { coordinateGetter: sortableKeyboardCoordinates };
+const MEASURING = { droppable: { strategy: MeasuringStrategy.Always } };
+
+/** The cards' texts in the user's language, each value translated once (until the minute turns). */
+function useCardTexts(now: Date): CardTexts {
+  const translate = useTranslate();
+  const locale = useLocale();
+  return useMemo(() => {
+    const cached = <K,>(make: (key: K) => string) => {
+      const cache = new Map<K, string>();
+      return (key: K) => {
+        let text = cache.get(key);
+        if (text === undefined) {
+          text = make(key);
+          cache.set(key, text);
+        }
+        return text;
+      };
+    };
+    const created = (createdAt: string | null | undefined) =>
+      `${translate('resources.leads.fields.createdAt')}: ${formatDateTime(createdAt, locale)}`;
+    const age = cached((createdAt: string) => {
+      const value = leadAge(createdAt, now);
+      return value ? translate(`app.leads.age.${value.unit}`, { count: value.count }) : '–';
+    });
+    return {
+      unassigned: translate('app.leads.card.unassigned'),
+      saving: translate('app.leads.board.saving'),
+      age: (createdAt) => age(createdAt ?? ''),
+      attempts: cached((count: number) => translate('app.leads.card.attempts', { count })),
+      move: cached((name: string) => translate('app.leads.board.move', { name })),
+      created,
+      closeReason: cached((closeStatus: string) =>
+        translate(enumKey('leadCloseStatus', closeStatus)),
+      ),
+    };
+  }, [translate, locale, now]);
 }
 
 /** The refusal of a move in words: the fields the server named, else its message. */
@@ -200,14 +247,15 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
   const asked = useRef<Set<string>>(new Set());
   const remember = useCallback((prefetched: unknown) => {
     const lists = (prefetched ?? {}) as { users?: User[]; customers?: Customer[] };
-    if (lists.users?.length) {
-      setUsers((known) => new Map([...known, ...lists.users!.map((u) => [u.id, u] as const)]));
-    }
-    if (lists.customers?.length) {
-      setCustomers(
-        (known) => new Map([...known, ...lists.customers!.map((c) => [c.id, c] as const)]),
-      );
-    }
+    // The same map when nothing is new: the names (and the cards) stay as they are.
+    const merge =
+      <T extends { id: number }>(records: T[] | undefined) =>
+      (known: Map<number, T>) =>
+        records?.some((record) => !known.has(record.id))
+          ? new Map([...known, ...records.map((record) => [record.id, record] as const)])
+          : known;
+    setUsers(merge(lists.users));
+    setCustomers(merge(lists.customers));
   }, []);
 
   // A minute's clock for the cards' ages.
@@ -216,6 +264,7 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
     const timer = setInterval(() => setNow(new Date()), 60_000);
     return () => clearInterval(timer);
   }, []);
+  const texts = useCardTexts(now);
 
   const filterKey = JSON.stringify(filter);
   const fetchPage = useCallback(
@@ -393,13 +442,15 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
       setOver(null);
       return;
     }
-    setOver({
-      status: target.status,
-      indicator: {
-        overId: target.overId,
-        below: isBelow(event.active, event.over, pointerYOf(event)),
-      },
-    });
+    const below = isBelow(event.active, event.over, pointerYOf(event));
+    // The same object while nothing changes: the column under the card does not render again.
+    setOver((current) =>
+      current?.status === target.status &&
+      current.indicator.overId === target.overId &&
+      current.indicator.below === below
+        ? current
+        : { status: target.status, indicator: { overId: target.overId, below } },
+    );
   };
 
   /**
@@ -474,9 +525,9 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
   // ---- Keyboard, touch, mouse; what a screen reader hears
 
   const sensors = useSensors(
-    useSensor(MouseAndPenSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(TouchSensor, { activationConstraint: { delay: 220, tolerance: 8 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+    useSensor(MouseAndPenSensor, MOUSE_OPTIONS),
+    useSensor(TouchSensor, TOUCH_OPTIONS),
+    useSensor(KeyboardSensor, KEYBOARD_OPTIONS),
   );
 
   /** The column and the 1-based place a card would take there (where it is, when it stays). */
@@ -542,9 +593,33 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
     ? state.columns[activeWhere.status].cards[activeWhere.index]
     : undefined;
   const closingName = closing ? names.name(closing.lead) : '';
+  const accessibility = useMemo(
+    () => ({ announcements, screenReaderInstructions }),
+    [announcements, screenReaderInstructions],
+  );
+  // The pending moves of each column as a value ('12,15'): a column renders again only for its own.
+  const pendingIds = useMemo(() => {
+    const byColumn: Record<string, number[]> = {};
+    for (const move of Object.values(state.pending)) (byColumn[move.to] ??= []).push(move.id);
+    return byColumn;
+  }, [state.pending]);
+  // Stable handlers for DndContext (its consumers, every card, render again when they change).
+  const handlers = useRef({ onDragStart, onDragOver, onDragEnd, onDragCancel });
+  useLayoutEffect(() => {
+    handlers.current = { onDragStart, onDragOver, onDragEnd, onDragCancel };
+  });
+  const stable = useMemo(
+    () => ({
+      onDragStart: (event: DragStartEvent) => handlers.current.onDragStart(event),
+      onDragOver: (event: DragOverEvent) => handlers.current.onDragOver(event),
+      onDragEnd: (event: DragEndEvent) => handlers.current.onDragEnd(event),
+      onDragCancel: () => handlers.current.onDragCancel(),
+    }),
+    [],
+  );
 
   return (
-    <Box
+    <BoardStyles
       sx={{
         display: 'flex',
         gap: 1.5,
@@ -559,12 +634,12 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
       <DndContext
         sensors={sensors}
         collisionDetection={collisionDetection}
-        measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
-        accessibility={{ announcements, screenReaderInstructions }}
-        onDragStart={onDragStart}
-        onDragOver={onDragOver}
-        onDragEnd={onDragEnd}
-        onDragCancel={onDragCancel}
+        measuring={MEASURING}
+        accessibility={accessibility}
+        onDragStart={stable.onDragStart}
+        onDragOver={stable.onDragOver}
+        onDragEnd={stable.onDragEnd}
+        onDragCancel={stable.onDragCancel}
       >
         {LEAD_STATUSES.map((status) => (
           <BoardColumn
@@ -572,29 +647,27 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
             status={status}
             column={state.columns[status]}
             total={shownTotal(state, status)}
-            pending={state.pending}
+            pendingIds={(pendingIds[status] ?? []).join(',')}
             activeId={activeId}
             indicator={over?.status === status ? over.indicator : null}
             names={names}
-            now={now}
+            texts={texts}
             onLoadMore={loadMore}
             onRetry={reload}
           />
         ))}
         <DragOverlay>
           {activeLead ? (
-            <Box sx={{ width: '100%' }}>
-              <LeadCardView
-                lead={activeLead}
-                names={{
-                  name: names.name(activeLead),
-                  source: names.source(activeLead),
-                  assignee: names.assignee(activeLead),
-                }}
-                now={now}
-                overlay
-              />
-            </Box>
+            <LeadCardView
+              lead={activeLead}
+              names={{
+                name: names.name(activeLead),
+                source: names.source(activeLead),
+                assignee: names.assignee(activeLead),
+              }}
+              texts={texts}
+              overlay
+            />
           ) : null}
         </DragOverlay>
       </DndContext>
@@ -613,6 +686,6 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
           bookAppointment(lead, customerId);
         }}
       />
-    </Box>
+    </BoardStyles>
   );
 }

@@ -4,6 +4,7 @@
  * views use (lead source, assignee, status and close reason in the list, creation date range,
  * search).
  */
+import CalendarTodayIcon from '@mui/icons-material/CalendarToday';
 import FilterAltOffIcon from '@mui/icons-material/FilterAltOff';
 import SearchIcon from '@mui/icons-material/Search';
 import ViewKanbanIcon from '@mui/icons-material/ViewKanban';
@@ -26,6 +27,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useGetList, useLocale, useTranslate } from 'react-admin';
 import { getStoredUser } from '../../auth/session.ts';
 import { DateFilterField } from '../../components/DateFilterField.tsx';
+import { Deferred } from '../../shell/Deferred.tsx';
 import type { ApiRecord } from '../../resources/records.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import {
@@ -219,6 +221,28 @@ function SearchField({ value, onChange }: { value: string; onChange: (value: str
 }
 
 const ALL = '';
+const DATE_SX = { width: 145 };
+
+/** A date filter's look while the picker is not there yet (a moment after the page). */
+function DatePlaceholder({ label }: { label: string }) {
+  return (
+    <TextField
+      size="small"
+      label={label}
+      disabled
+      sx={DATE_SX}
+      slotProps={{
+        input: {
+          endAdornment: (
+            <InputAdornment position="end">
+              <CalendarTodayIcon fontSize="small" color="disabled" />
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+}
 
 /**
  * The filter bar of both views: the values live in the page (and the store), each change applies
@@ -380,20 +404,30 @@ export function LeadFilterBar({
           </TextField>
         </>
       ) : null}
-      <DateFilterField
-        label={translate('app.leads.filters.createdFrom')}
-        value={filters.createdFrom ?? ''}
-        onChange={(value) => set({ createdFrom: value || undefined })}
-        testId="leads-filter-from"
-        sx={{ width: 145 }}
-      />
-      <DateFilterField
-        label={translate('app.leads.filters.createdUntil')}
-        value={filters.createdUntil ?? ''}
-        onChange={(value) => set({ createdUntil: value || undefined })}
-        testId="leads-filter-until"
-        sx={{ width: 145 }}
-      />
+      {/* The date pickers are heavy: the board comes first, they follow in the background. */}
+      <Deferred
+        fallback={
+          <>
+            <DatePlaceholder label={translate('app.leads.filters.createdFrom')} />
+            <DatePlaceholder label={translate('app.leads.filters.createdUntil')} />
+          </>
+        }
+      >
+        <DateFilterField
+          label={translate('app.leads.filters.createdFrom')}
+          value={filters.createdFrom ?? ''}
+          onChange={(value) => set({ createdFrom: value || undefined })}
+          testId="leads-filter-from"
+          sx={DATE_SX}
+        />
+        <DateFilterField
+          label={translate('app.leads.filters.createdUntil')}
+          value={filters.createdUntil ?? ''}
+          onChange={(value) => set({ createdUntil: value || undefined })}
+          testId="leads-filter-until"
+          sx={DATE_SX}
+        />
+      </Deferred>
       {count > 0 ? (
         <Tooltip title={translate('app.leads.filters.clear')}>
           <IconButton
