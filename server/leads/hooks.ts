@@ -48,10 +48,16 @@ const idOf = (value: unknown): number | null =>
       ? Number(value)
       : null;
 
-/** Lead sources of a role: a where-condition on `lead_source` (none: every source, ADMIN). */
-export function visibleSourceCondition(role: string): Expression<SqlBool> | undefined {
+/**
+ * Lead sources of a role: a where-condition on a lead source column (default the leads'; none:
+ * every source, ADMIN). The SQL form of src/schema/leads.ts leadSourceVisible.
+ */
+export function visibleSourceCondition(
+  role: string,
+  column = 'leads.lead_source',
+): Expression<SqlBool> | undefined {
   if (role === 'ADMIN') return undefined;
-  return sql<SqlBool>`${sql.ref('leads.lead_source')} in (select ls.id from lead_sources ls where ls.visible_roles is null or jsonb_array_length(ls.visible_roles) = 0 or ls.visible_roles @> ${JSON.stringify([role])}::jsonb)`;
+  return sql<SqlBool>`${sql.ref(column)} in (select ls.id from lead_sources ls where ls.visible_roles is null or jsonb_array_length(ls.visible_roles) = 0 or ls.visible_roles @> ${JSON.stringify([role])}::jsonb)`;
 }
 
 /** The principal's leads beyond the generic owner rule (see the head of this file). */

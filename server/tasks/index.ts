@@ -27,6 +27,7 @@ import type { SessionUser } from '../auth/sessions.ts';
 import { swissToday } from '../contracts/coverage.ts';
 import type { DB } from '../db/index.ts';
 import { dataSchema } from '../http/lists.ts';
+import { visibleSourceCondition } from '../leads/hooks.ts';
 import { responseSchema } from '../http/validation.ts';
 
 export const TASK_SECTIONS = [
@@ -98,10 +99,8 @@ function leadsToCall(principal: Pick<SessionUser, 'id' | 'role'>): RawBuilder<un
       : principal.role === 'BACKOFFICE-CALLCENTER'
         ? sql`(t.assigned_to is null or t.assigned_to = ${me})`
         : sql`t.assigned_to is null`;
-  const sources =
-    principal.role === 'ADMIN'
-      ? sql``
-      : sql` and t.lead_source in (select ls.id from lead_sources ls where ls.visible_roles is null or jsonb_array_length(ls.visible_roles) = 0 or ls.visible_roles @> ${JSON.stringify([principal.role])}::jsonb)`;
+  const visible = visibleSourceCondition(principal.role, 't.lead_source');
+  const sources = visible ? sql` and ${visible}` : sql``;
   return sql`t.status in ('new', 'not reached', 'to do') and ${whose}${sources}
     and not exists (select 1 from blacklist_entries b where b.customer_id = t.customer_id
       or lower(b.email) = lower(t.email) or b.phone_number = t.phone_number)`;

@@ -9,7 +9,7 @@
  */
 import CalendarMonthIcon from '@mui/icons-material/CalendarMonth';
 import ViewListIcon from '@mui/icons-material/ViewList';
-import { ToggleButton, ToggleButtonGroup, Tooltip, Typography } from '@mui/material';
+import { Typography } from '@mui/material';
 import { lazy, type ReactElement, Suspense, useState } from 'react';
 import {
   CreateButton,
@@ -35,6 +35,7 @@ import { APPOINTMENTS_VIEWS, withDefaults } from '../../schema/preferences.ts';
 import { resourceHref, resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { ToggleFilter } from '../../components/ToggleFilter.tsx';
+import { ViewSwitch } from '../../components/ViewSwitch.tsx';
 import { ClientField, StatusChip } from './components.tsx';
 import { type Appointment, appointmentModel, fieldOf, swissTimesOf } from './model.ts';
 
@@ -57,40 +58,6 @@ function initialView(preferred: View): View {
     // No session storage: the preference.
   }
   return preferred;
-}
-
-function ViewSwitch({ view, onChange }: { view: View; onChange: (view: View) => void }) {
-  const translate = useTranslate();
-  return (
-    <ToggleButtonGroup
-      size="small"
-      exclusive
-      value={view}
-      onChange={(_event, next: View | null) => {
-        if (next) onChange(next);
-      }}
-      aria-label={translate('app.appointments.view.label')}
-    >
-      <ToggleButton
-        value="calendar"
-        aria-label={translate('app.appointments.view.calendar')}
-        data-testid="appointments-view-calendar"
-      >
-        <Tooltip title={translate('app.appointments.view.calendar')}>
-          <CalendarMonthIcon fontSize="small" />
-        </Tooltip>
-      </ToggleButton>
-      <ToggleButton
-        value="list"
-        aria-label={translate('app.appointments.view.list')}
-        data-testid="appointments-view-list"
-      >
-        <Tooltip title={translate('app.appointments.view.list')}>
-          <ViewListIcon fontSize="small" />
-        </Tooltip>
-      </ToggleButton>
-    </ToggleButtonGroup>
-  );
 }
 
 function BookButton() {
@@ -296,7 +263,26 @@ export default function AppointmentList() {
       // Not kept: the preference next time.
     }
   };
-  const viewSwitch = <ViewSwitch view={view} onChange={choose} />;
+  const viewSwitch = (
+    <ViewSwitch
+      view={view}
+      onChange={choose}
+      label="app.appointments.view.label"
+      testIdPrefix="appointments-view"
+      options={[
+        {
+          value: 'calendar',
+          label: 'app.appointments.view.calendar',
+          icon: <CalendarMonthIcon fontSize="small" />,
+        },
+        {
+          value: 'list',
+          label: 'app.appointments.view.list',
+          icon: <ViewListIcon fontSize="small" />,
+        },
+      ]}
+    />
+  );
   return (
     <ResourceContextProvider value="appointments">
       {view === 'calendar' ? (

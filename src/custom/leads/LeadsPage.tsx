@@ -25,7 +25,7 @@ import { api } from '../../dataProvider/apiClient.ts';
 import { type Preferences, withDefaults } from '../../schema/preferences.ts';
 import { resourceHref } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
-import { LeadFilterBar, type LeadsView, ViewSwitch } from './components.tsx';
+import { LeadFilterBar, type LeadsView, LeadsViewSwitch } from './components.tsx';
 import { LeadBoard } from './LeadBoard.tsx';
 import { LeadListView } from './LeadListView.tsx';
 import { apiFilter, type LeadFilters } from './model.ts';
@@ -139,7 +139,7 @@ export default function LeadsPage() {
           <Box sx={{ flex: 1, minWidth: 0 }}>
             <LeadFilterBar filters={filters} onChange={setFilters} view={view} />
           </Box>
-          <ViewSwitch view={view} onChange={setView} />
+          <LeadsViewSwitch view={view} onChange={setView} />
           <NewLeadButton />
           <ImportButton />
         </Stack>

@@ -19,8 +19,6 @@ import {
   ListItemText,
   MenuItem,
   TextField,
-  ToggleButton,
-  ToggleButtonGroup,
   Tooltip,
 } from '@mui/material';
 import { useEffect, useMemo, useState } from 'react';
@@ -45,6 +43,7 @@ import {
   type LeadSource,
   visibleSources,
 } from './model.ts';
+import { ViewSwitch } from '../../components/ViewSwitch.tsx';
 
 export type LeadsView = (typeof LEADS_VIEWS)[number];
 type User = ApiRecord<'users'>;
@@ -144,43 +143,29 @@ export function useAssignableUsers(enabled: boolean): User[] {
 export const userName = (user: Pick<User, 'firstName' | 'lastName'> | undefined): string =>
   user ? [user.firstName, user.lastName].filter(Boolean).join(' ') : '';
 
-export function ViewSwitch({
+/** Board or list (the leadsView preference). */
+export function LeadsViewSwitch({
   view,
   onChange,
 }: {
   view: LeadsView;
   onChange: (view: LeadsView) => void;
 }) {
-  const translate = useTranslate();
   return (
-    <ToggleButtonGroup
-      size="small"
-      exclusive
-      value={view}
-      onChange={(_event, next: LeadsView | null) => {
-        if (next) onChange(next);
-      }}
-      aria-label={translate('app.leads.view.label')}
-    >
-      <ToggleButton
-        value="kanban"
-        aria-label={translate('app.leads.view.kanban')}
-        data-testid="leads-view-kanban"
-      >
-        <Tooltip title={translate('app.leads.view.kanban')}>
-          <ViewKanbanIcon fontSize="small" />
-        </Tooltip>
-      </ToggleButton>
-      <ToggleButton
-        value="list"
-        aria-label={translate('app.leads.view.list')}
-        data-testid="leads-view-list"
-      >
-        <Tooltip title={translate('app.leads.view.list')}>
-          <ViewListIcon fontSize="small" />
-        </Tooltip>
-      </ToggleButton>
-    </ToggleButtonGroup>
+    <ViewSwitch
+      view={view}
+      onChange={onChange}
+      label="app.leads.view.label"
+      testIdPrefix="leads-view"
+      options={[
+        {
+          value: 'kanban',
+          label: 'app.leads.view.kanban',
+          icon: <ViewKanbanIcon fontSize="small" />,
+        },
+        { value: 'list', label: 'app.leads.view.list', icon: <ViewListIcon fontSize="small" /> },
+      ]}
+    />
   );
 }
 
