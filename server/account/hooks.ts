@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { audit } from '../auth/audit.ts';
 import { routeSetOf } from '../auth/permissions.ts';
 import { revokeUserSessions } from '../auth/sessions.ts';
+import { LEAD_SOURCE_MANAGER } from '../../src/schema/leads.ts';
 import type { DB } from '../db/index.ts';
 import { type ResourceRow, resourceDb } from '../db/resource.ts';
 import type { HookContext, ResourceHooks, ScopeCondition, WriteContext } from '../crud/hooks.ts';
@@ -319,12 +320,13 @@ export const subBrokerRuleHooks: ResourceHooks = {
 };
 
 export const leadSourceHooks: ResourceHooks = {
-  /** Visible to the roles in visibleRoles; those who may change lead sources see them all. */
-  scope({ principal, model }) {
+  /**
+   * Visible to the roles in visibleRoles; those who manage lead sources see them all (the one
+   * rule, src/schema/leads.ts leadSourceVisible).
+   */
+  scope({ principal }) {
     if (!principal) return NOTHING;
-    const manager = model.permissions.update;
-    if (!principal.subBrokerId && principal.permissions.includes(manager as never))
-      return undefined;
+    if (principal.permissions.includes(LEAD_SOURCE_MANAGER)) return undefined;
     return () => sql`visible_roles @> ${JSON.stringify([principal.role])}::jsonb`;
   },
 };

@@ -25,8 +25,8 @@ import { notifyUser } from '../notifications/notify.ts';
 import { lookupPostcode } from './postcodes.ts';
 import { becomesCancelled, statusErrors } from './rules.ts';
 import { instant, normaliseTimes } from './times.ts';
+import { isBlank } from '../db/values.ts';
 
-const empty = (value: unknown) => value === undefined || value === null || value === '';
 const ADDRESS = ['street', 'number', 'zip', 'city'] as const;
 
 /** The place of a zip: canton and coordinates (all null when the table does not know it). */
@@ -62,7 +62,7 @@ async function prepareAppointment(values: ResourceRow, context: WriteContext) {
   const { times } = normaliseTimes(values, existing);
   if (times) Object.assign(out, times);
 
-  if (mode === 'create' && ADDRESS.every((column) => empty(values[column]))) {
+  if (mode === 'create' && ADDRESS.every((column) => isBlank(values[column]))) {
     const address = await customerAddress(db, Number(values.client_id));
     if (address) Object.assign(out, address);
   }
@@ -73,7 +73,7 @@ async function prepareAppointment(values: ResourceRow, context: WriteContext) {
     out.canton = place.canton;
     const coordinatesGiven =
       mode === 'create'
-        ? !empty(values.latitude) || !empty(values.longitude)
+        ? !isBlank(values.latitude) || !isBlank(values.longitude)
         : ('latitude' in values && values.latitude !== stored.latitude) ||
           ('longitude' in values && values.longitude !== stored.longitude);
     if (!coordinatesGiven) {
@@ -83,7 +83,7 @@ async function prepareAppointment(values: ResourceRow, context: WriteContext) {
   }
   if (mode === 'create' && !('status' in out)) out.status = 1;
   const cancelStatus = 'cancel_status' in out ? out.cancel_status : stored.cancel_status;
-  if (becomesCancelled(out, existing) && empty(cancelStatus)) out.cancel_status = 'to_rebook';
+  if (becomesCancelled(out, existing) && isBlank(cancelStatus)) out.cancel_status = 'to_rebook';
   return out;
 }
 
@@ -96,8 +96,8 @@ export const swissWhen = (value: unknown): string => {
 /** "Bahnhofstrasse 1, 8001 Zürich" (the parts there are). */
 export const placeText = (row: ResourceRow): string =>
   [
-    [row.street, row.number].filter((part) => !empty(part)).join(' '),
-    [row.zip, row.city].filter((part) => !empty(part)).join(' '),
+    [row.street, row.number].filter((part) => !isBlank(part)).join(' '),
+    [row.zip, row.city].filter((part) => !isBlank(part)).join(' '),
   ]
     .filter((part) => part !== '')
     .join(', ');

@@ -24,6 +24,7 @@ import { merged } from '../customers/rules.ts';
 import type { ProductGroup } from './catalogue.ts';
 import { contractFigures, type PaymentCycle } from './figures.ts';
 import { contractErrors, listOf, objectOf, productGroupOf } from './rules.ts';
+import { isBlank } from '../db/values.ts';
 
 export const ASSIGNMENTS = ['all', 'me', 'unassigned'] as const;
 export const WORK_LOCATIONS = ['switzerland', 'montreux', 'zurich'] as const;
@@ -86,12 +87,10 @@ export async function refreshProtocolMissing(db: DB, contractIds: number[]): Pro
     where id in (${sql.join(ids)}) and protocol_missing is distinct from ${missing}`.execute(db);
 }
 
-const empty = (value: unknown) => value === undefined || value === null || value === '';
-
 /** On create: the client snapshot's empty fields from the insured person. */
 async function clientSnapshot(db: DB, record: ResourceRow): Promise<ResourceRow | undefined> {
   const client = objectOf(record.client);
-  if (!empty(client.nationality) && !empty(client.occupation) && !empty(client.permit_type))
+  if (!isBlank(client.nationality) && !isBlank(client.occupation) && !isBlank(client.permit_type))
     return undefined;
   const memberId = num(record.household_member_id);
   const person =
@@ -109,7 +108,7 @@ async function clientSnapshot(db: DB, record: ResourceRow): Promise<ResourceRow 
   if (!person) return undefined;
   const out: ResourceRow = { ...client };
   for (const [key, value] of Object.entries(person)) {
-    if (empty(out[key]) && !empty(value)) out[key] = value;
+    if (isBlank(out[key]) && !isBlank(value)) out[key] = value;
   }
   return out;
 }
@@ -128,7 +127,7 @@ async function prepareContract(values: ResourceRow, context: WriteContext): Prom
     mode === 'update' && existing ? await hasAdviceProtocol(db, Number(existing.id)) : false;
   out.protocol_missing = protocolMissing(record.contract_type, group, hasProtocol);
   if (mode === 'create') {
-    if (empty(record.consultant_id)) {
+    if (isBlank(record.consultant_id)) {
       const customer = await db
         .selectFrom('customers')
         .select('assigned_to')

@@ -96,7 +96,7 @@ export async function seedDemoLeads(db: DB, now: number = Date.now()): Promise<v
   const leads: Array<{ values: LeadValues; appointmentId?: number }> = [];
   for (const source of sources) {
     const roles = (source.visible_roles ?? []) as string[];
-    const sees = (role: string) => roles.length === 0 || roles.includes(role);
+    const sees = (role: string) => roles.includes(role);
     for (let index = 0; index < PER_SOURCE; index++) {
       const region: Region = rnd.pick(['de', 'de', 'de', 'fr', 'fr', 'it'] as const);
       const ageDays = rnd.int(0, 120);

@@ -11,6 +11,7 @@ import type { FieldModel, ResourceModel } from '../../src/schema/model.ts';
 import type { DB } from '../db/index.ts';
 import { type ErrorIssue, issue } from '../http/errors.ts';
 import { enumLabel, fieldLabel, LANGUAGES, normalizeLabel } from '../customers/labels.ts';
+import { principalRights } from '../auth/sessions.ts';
 
 /**
  * Column names (normalised: lower case, letters and digits only) that stand for a field in any
@@ -179,6 +180,8 @@ export interface ImportUser {
   id: number;
   active: boolean;
   role: string;
+  /** The permissions the account holds (its role's and additional ones). */
+  permissions: string[];
 }
 
 /** Lookups for enum values and references, loaded once per import. */
@@ -186,7 +189,7 @@ export interface Lookups {
   enums: Map<string, Map<string, string>>;
   /** Lead source ids by id (as text) and by their names in four languages (normalised). */
   leadSources: Map<string, number>;
-  /** A lead source's visibleRoles (empty: every role) by id. */
+  /** A lead source's visibleRoles by id. */
   sourceRoles: Map<number, string[]>;
   /** Users by id (as text) and by e-mail address (lower case). */
   users: Map<string, ImportUser>;
@@ -229,10 +232,24 @@ export async function loadLookups(db: DB, model: ResourceModel): Promise<Lookups
   }
   const users = new Map<string, ImportUser>();
   for (const row of await db
-    .selectFrom('users')
-    .select(['id', 'email', 'is_active', 'role'])
+    .selectFrom('users as u')
+    .leftJoin('external_users as e', 'e.user_id', 'u.id')
+    .select([
+      'u.id',
+      'u.email',
+      'u.is_active',
+      'u.role',
+      'u.additional_permissions',
+      'e.sub_broker_id',
+    ])
     .execute()) {
-    const entry = { id: Number(row.id), active: row.is_active !== false, role: String(row.role) };
+    const entry = {
+      id: Number(row.id),
+      active: row.is_active !== false,
+      role: String(row.role),
+      permissions: principalRights(row.role, row.additional_permissions, row.sub_broker_id)
+        .permissions,
+    };
     users.set(String(row.id), entry);
     users.set(String(row.email).toLowerCase(), entry);
   }

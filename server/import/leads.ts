@@ -32,6 +32,7 @@ import { afterLeadWrite } from '../leads/notify.ts';
 import { lockColumn, topPositions } from '../leads/positions.ts';
 import type { ExistingMatch, FlaggedRow } from './plan.ts';
 import { insertValues, jsonColumns, type ResourceImport } from './resource.ts';
+import { isBlank } from '../db/values.ts';
 
 /** The lead fields a column may fill, in the mapping's order. */
 export const LEAD_IMPORT_FIELDS = [
@@ -68,7 +69,6 @@ const LEAD_ALIASES: Readonly<Record<string, string>> = {
 /** At most this many open leads are reported per row. */
 const MATCHES_PER_ROW = 10;
 
-const empty = (value: unknown) => value === undefined || value === null || value === '';
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const emailKey = (value: unknown) => text(value)?.trim().toLowerCase() || undefined;
 const phoneKey = (value: unknown) => {
@@ -101,10 +101,10 @@ export const leadImport: ResourceImport = {
     const source = options.import_lead_source;
     if (!source) return errors;
     const roles = lookups.sourceRoles.get(source);
-    if (!leadSourceVisible(principal.role, roles))
+    if (!leadSourceVisible(principal, roles))
       addError(errors, 'import_lead_source', issue('leadSourceHidden'));
     const assignee = options.assigned_to ? lookups.users.get(String(options.assigned_to)) : null;
-    if (assignee && !leadSourceVisible(assignee.role, roles))
+    if (assignee && !leadSourceVisible(assignee, roles))
       addError(errors, 'assigned_to', issue('assigneeCannotSeeSource', { role: assignee.role }));
     return errors;
   },
@@ -112,18 +112,18 @@ export const leadImport: ResourceImport = {
   async rules(rows, { app, principal, lookups }) {
     const out: Array<FieldErrors | undefined> = rows.map(({ body }) => {
       const errors: FieldErrors = {};
-      if (empty(body.customer_id) && empty(body.last_name) && empty(body.organization))
+      if (isBlank(body.customer_id) && isBlank(body.last_name) && isBlank(body.organization))
         addError(errors, 'last_name', issue('leadNoPerson'));
       const source = typeof body.lead_source === 'number' ? body.lead_source : null;
       const roles = source === null ? undefined : lookups.sourceRoles.get(source);
       if (roles !== undefined) {
-        if (!leadSourceVisible(principal.role, roles))
+        if (!leadSourceVisible(principal, roles))
           addError(errors, 'lead_source', issue('leadSourceHidden'));
         const assignee =
           typeof body.assigned_to === 'number'
             ? lookups.users.get(String(body.assigned_to))
             : undefined;
-        if (assignee && !leadSourceVisible(assignee.role, roles))
+        if (assignee && !leadSourceVisible(assignee, roles))
           addError(
             errors,
             'assigned_to',
@@ -170,7 +170,7 @@ export const leadImport: ResourceImport = {
     }));
     const valuesOf = (row: ResourceRow) =>
       Object.fromEntries(
-        COMPARED.filter((column) => !empty(row[column])).map((column) => [column, row[column]]),
+        COMPARED.filter((column) => !isBlank(row[column])).map((column) => [column, row[column]]),
       );
     // Earlier rows of the file: the first row with each e-mail and each phone.
     const firstWith = new Map<string, number>();

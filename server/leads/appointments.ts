@@ -20,9 +20,7 @@ import type { ResourceRow } from '../db/resource.ts';
 import { type FieldErrors, addError, issue } from '../http/errors.ts';
 import { merged } from '../customers/rules.ts';
 import { lockColumn, topPosition } from './positions.ts';
-
-const idOf = (value: unknown): number | null =>
-  value === null || value === undefined || value === '' ? null : Number(value);
+import { idOf } from '../db/values.ts';
 
 /** Closes the lead with the appointment (the lead must exist; its rules were checked). */
 async function closeWithAppointment(db: DB, leadId: number, appointment: ResourceRow) {

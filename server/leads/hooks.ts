@@ -2,8 +2,9 @@
  * CRUD hooks of leads and blacklist entries (issue 16; registered by ./index.ts).
  *
  * Who sees which leads (scope, on top of the generic x-owner rule that limits a consultant to the
- * leads assigned to them): every role but ADMIN only leads of sources whose visibleRoles include
- * it (src/schema/leads.ts leadSourceVisible); the call centre the unassigned leads and its own.
+ * leads assigned to them): only leads of the sources the user sees (src/schema/leads.ts
+ * leadSourceVisible: all for those who manage lead sources, else the sources whose visibleRoles
+ * include the role); the call centre the unassigned leads and its own.
  * A source's hideContact blanks the contact fields for roles outside the office (present; a
  * consultant sees them once an appointment was booked from the lead), and a write keeps the
  * stored ones (prepare).
@@ -19,13 +20,15 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import {
   APPOINTMENT_SET,
   LEAD_CONTACT_FIELDS,
+  LEAD_SOURCE_MANAGER,
   LEAD_STATUSES,
   type LeadStatus,
   leadSourceVisible,
+  type SourceViewer,
   seesLeadContact,
 } from '../../src/schema/leads.ts';
 import { camelToSnake } from '../../src/schema/case.ts';
-import type { SessionUser } from '../auth/sessions.ts';
+import { principalRights, type SessionUser } from '../auth/sessions.ts';
 import type { HookContext, ResourceHooks, WriteContext } from '../crud/hooks.ts';
 import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
@@ -35,36 +38,51 @@ import { blacklistMatch } from './blacklist.ts';
 import { blacklistPerson } from './close.ts';
 import { afterLeadWrite } from './notify.ts';
 import { lockColumn, topPosition } from './positions.ts';
+import { idOf, isBlank } from '../db/values.ts';
+
+/** A stored user as a lead source viewer (its rights as when it signs in). */
+export const viewerOf = (user: {
+  role: string;
+  additional_permissions: unknown;
+  sub_broker_id: number | null;
+}): SourceViewer => ({
+  role: user.role,
+  permissions: principalRights(user.role, user.additional_permissions, user.sub_broker_id)
+    .permissions,
+});
+
+/** A user's row for viewerOf. */
+export function viewerRow(db: DB, userId: number) {
+  return db
+    .selectFrom('users as u')
+    .leftJoin('external_users as e', 'e.user_id', 'u.id')
+    .select(['u.role', 'u.additional_permissions', 'e.sub_broker_id'])
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+}
 
 export const CONTACT_COLUMNS = LEAD_CONTACT_FIELDS.map((field) => camelToSnake(field));
 export const ASSIGNMENTS = ['all', 'me', 'unassigned'] as const;
 const CALL_CENTRE = 'BACKOFFICE-CALLCENTER';
 
-const empty = (value: unknown) => value === undefined || value === null || value === '';
-const idOf = (value: unknown): number | null =>
-  typeof value === 'number'
-    ? value
-    : typeof value === 'string' && value !== ''
-      ? Number(value)
-      : null;
-
 /**
- * Lead sources of a role: a where-condition on a lead source column (default the leads'; none:
- * every source, ADMIN). The SQL form of src/schema/leads.ts leadSourceVisible.
+ * The lead sources a user sees, as a where-condition on a lead source column (default the
+ * leads'); none when the user sees every source. The SQL form of src/schema/leads.ts
+ * leadSourceVisible.
  */
 export function visibleSourceCondition(
-  role: string,
+  viewer: SourceViewer,
   column = 'leads.lead_source',
 ): Expression<SqlBool> | undefined {
-  if (role === 'ADMIN') return undefined;
-  return sql<SqlBool>`${sql.ref(column)} in (select ls.id from lead_sources ls where ls.visible_roles is null or jsonb_array_length(ls.visible_roles) = 0 or ls.visible_roles @> ${JSON.stringify([role])}::jsonb)`;
+  if (viewer.permissions.includes(LEAD_SOURCE_MANAGER)) return undefined;
+  return sql<SqlBool>`${sql.ref(column)} in (select ls.id from lead_sources ls where ls.visible_roles @> ${JSON.stringify([viewer.role])}::jsonb)`;
 }
 
 /** The principal's leads beyond the generic owner rule (see the head of this file). */
 function leadScope(context: HookContext) {
   const principal = context.principal;
   if (!principal) return undefined;
-  const sources = visibleSourceCondition(principal.role);
+  const sources = visibleSourceCondition(principal);
   const callCentre = principal.role === CALL_CENTRE;
   if (!sources && !callCentre) return undefined;
   return () => {
@@ -139,18 +157,19 @@ export async function leadErrors(
   existing: ResourceRow | undefined,
 ): Promise<FieldErrors> {
   const errors: FieldErrors = {};
-  if (empty(record.customer_id) && empty(record.last_name) && empty(record.organization))
+  if (isBlank(record.customer_id) && isBlank(record.last_name) && isBlank(record.organization))
     addError(errors, 'last_name', issue('leadNoPerson'));
   const status = record.status as LeadStatus;
   if (!LEAD_STATUSES.includes(status)) addError(errors, 'status', issue('invalid'));
   const closing = status === 'closed';
   const reason = record.close_status;
-  if (closing && empty(reason)) addError(errors, 'close_status', issue('leadCloseStatusRequired'));
+  if (closing && isBlank(reason))
+    addError(errors, 'close_status', issue('leadCloseStatusRequired'));
   if (
     closing &&
     reason === APPOINTMENT_SET &&
     existing?.close_status !== APPOINTMENT_SET &&
-    empty(record.appointment_id)
+    isBlank(record.appointment_id)
   )
     addError(errors, 'close_status', issue('leadAppointmentNeeded'));
   const sourceId = idOf(record.lead_source);
@@ -158,17 +177,13 @@ export async function leadErrors(
   if (sourceId !== null) {
     const source = (await sourcesOf(db, [sourceId])).get(sourceId);
     if (source && principal && changed('lead_source')) {
-      if (!leadSourceVisible(principal.role, rolesOf(source.visible_roles)))
+      if (!leadSourceVisible(principal, rolesOf(source.visible_roles)))
         addError(errors, 'lead_source', issue('leadSourceHidden'));
     }
     const assignee = idOf(record.assigned_to);
     if (source && assignee !== null && (changed('assigned_to') || changed('lead_source'))) {
-      const user = await db
-        .selectFrom('users')
-        .select('role')
-        .where('id', '=', assignee)
-        .executeTakeFirst();
-      if (user && !leadSourceVisible(user.role, rolesOf(source.visible_roles)))
+      const user = await viewerRow(db, assignee);
+      if (user && !leadSourceVisible(viewerOf(user), rolesOf(source.visible_roles)))
         addError(errors, 'assigned_to', issue('assigneeCannotSeeSource', { role: user.role }));
     }
   }
@@ -205,7 +220,7 @@ async function prepareLead(values: ResourceRow, context: WriteContext): Promise<
   } else if (!existing || existing.status !== 'closed') {
     out.closed_at = new Date().toISOString();
   }
-  if (!existing || existing.status !== status || empty(existing.position)) {
+  if (!existing || existing.status !== status || isBlank(existing.position)) {
     await lockColumn(db, status);
     out.position = await topPosition(db, status);
   }
@@ -276,7 +291,7 @@ export const blacklistHooks: ResourceHooks = {
   validate(body, { existing }) {
     const record = merged(existing, body);
     // Matched by customer, e-mail address or phone number: one of them is needed.
-    if (empty(record.customer_id) && empty(record.email) && empty(record.phone_number))
+    if (isBlank(record.customer_id) && isBlank(record.email) && isBlank(record.phone_number))
       return { email: [issue('required')] };
     return undefined;
   },

@@ -22,11 +22,9 @@ import { releaseLabel } from '../i18n/source.ts';
 import { addError, type FieldErrors, issue } from '../http/errors.ts';
 import { visibilityModeOf } from '../access/visibility.ts';
 import { canMoveReminder } from '../../src/schema/appointments.ts';
+import { idOf } from '../db/values.ts';
 
 const CLOSED = new Set(['resolved', 'cancelled']);
-
-const idOf = (value: unknown): number | null =>
-  typeof value === 'number' ? value : typeof value === 'string' && value ? Number(value) : null;
 
 /** Whether the principal may reopen this (stored) reminder. */
 function mayReopen(existing: ResourceRow, context: WriteContext): boolean {

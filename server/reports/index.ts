@@ -194,10 +194,10 @@ async function filterOf(
   if (!bases.includes(basis))
     addError(errors, 'date_basis', issue('enum', { values: bases.join(', ') }));
 
-  const role = request.principal!.role;
+  const viewer = request.principal!;
   const sources = await app.db.selectFrom('lead_sources').select(['id', 'visible_roles']).execute();
   const visible = sources
-    .filter((source) => leadSourceVisible(role, source.visible_roles as string[] | null))
+    .filter((source) => leadSourceVisible(viewer, source.visible_roles as string[] | null))
     .map((source) => Number(source.id));
   const chosen = query.lead_sources ? [...new Set(query.lead_sources)] : null;
   if (chosen) {

@@ -91,7 +91,9 @@ function wireRecord(columns: string[], row: Record<string, unknown>): Record<str
 }
 
 /** The open leads a user should call (see the head of this file), as a condition on `t`. */
-function leadsToCall(principal: Pick<SessionUser, 'id' | 'role'>): RawBuilder<unknown> {
+function leadsToCall(
+  principal: Pick<SessionUser, 'id' | 'role' | 'permissions'>,
+): RawBuilder<unknown> {
   const me = principal.id;
   const whose =
     principal.role === 'CONSULTANT'
@@ -99,7 +101,7 @@ function leadsToCall(principal: Pick<SessionUser, 'id' | 'role'>): RawBuilder<un
       : principal.role === 'BACKOFFICE-CALLCENTER'
         ? sql`(t.assigned_to is null or t.assigned_to = ${me})`
         : sql`t.assigned_to is null`;
-  const visible = visibleSourceCondition(principal.role, 't.lead_source');
+  const visible = visibleSourceCondition(principal, 't.lead_source');
   const sources = visible ? sql` and ${visible}` : sql``;
   return sql`t.status in ('new', 'not reached', 'to do') and ${whose}${sources}
     and not exists (select 1 from blacklist_entries b where b.customer_id = t.customer_id

@@ -2,7 +2,7 @@
  * The lead board's vocabulary and rules, shared by the browser and the server (issue 16; spec §4,
  * DOMAIN.md §3). The wire values are the spec's: statuses 'new', 'not reached', 'to do', 'closed'.
  */
-import type { Role } from './permissions.ts';
+import type { Permission, Role } from './permissions.ts';
 
 /** The board's columns, left to right (spec §4: New Leads, Not Reached, To Do, Done). */
 export const LEAD_STATUSES = ['new', 'not reached', 'to do', 'closed'] as const;
@@ -74,13 +74,28 @@ export function seesLeadContact(
 }
 
 /**
- * Whether a role may see (and choose) a lead source: ADMIN always; others when the source's
- * visibleRoles include the role, or when it names none (a source nobody restricted).
+ * Who manages lead sources (the lead-sources schema's x-permissions.update; tests/unit checks the
+ * two agree): they see and choose every source, as on the lead sources screen.
+ */
+export const LEAD_SOURCE_MANAGER: Permission = 'manage-companies';
+
+/** A user as far as lead source visibility goes: the role and the permissions held. */
+export interface SourceViewer {
+  role: string;
+  permissions: readonly string[];
+}
+
+/**
+ * Whether a user may see (and choose) a lead source — one rule for the lead sources screen, the
+ * leads, the worklist, imports and reports: those who manage lead sources see all of them
+ * (ADMIN by default); everyone else the sources whose visibleRoles include their role. A source
+ * that names no role is seen by its managers only. The SQL form is server/leads/hooks.ts
+ * visibleSourceCondition.
  */
 export function leadSourceVisible(
-  role: string,
+  viewer: SourceViewer,
   visibleRoles: readonly string[] | null | undefined,
 ): boolean {
-  if (role === 'ADMIN') return true;
-  return !visibleRoles || visibleRoles.length === 0 || visibleRoles.includes(role);
+  if (viewer.permissions.includes(LEAD_SOURCE_MANAGER)) return true;
+  return !!visibleRoles && visibleRoles.includes(viewer.role);
 }

@@ -8,6 +8,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES } from '../../src/schema/permissions.ts';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
 import { multipart } from './multipart.ts';
 
@@ -107,7 +108,11 @@ beforeAll(async () => {
   t = await createTestApp();
   for (const user of await t.database.db.selectFrom('users').select(['id', 'email']).execute())
     users[String(user.email)] = Number(user.id);
-  open = await created('/api/lead-sources', { name_de: `Messe ${unique}`, group: 'internal' });
+  open = await created('/api/lead-sources', {
+    name_de: `Messe ${unique}`,
+    group: 'internal',
+    visible_roles: [...ROLES],
+  });
   office = await created('/api/lead-sources', {
     name_de: `Partnerliste ${unique}`,
     group: 'special',
@@ -116,6 +121,7 @@ beforeAll(async () => {
   mailing = await created('/api/lead-sources', {
     name_de: `Portal ${unique}`,
     group: 'other',
+    visible_roles: [...ROLES],
     assigned_notify: true,
     email_to: {
       enabled: true,

@@ -7,6 +7,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES } from '../../src/schema/permissions.ts';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
 
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
@@ -80,6 +81,7 @@ beforeAll(async () => {
   source = await created(ADMIN, '/api/lead-sources', {
     name_de: `Webformular ${unique}`,
     group: 'internal',
+    visible_roles: [...ROLES],
   });
   hidden = await created(ADMIN, '/api/lead-sources', {
     name_de: `Partnerliste ${unique}`,
@@ -89,6 +91,7 @@ beforeAll(async () => {
   secret = await created(ADMIN, '/api/lead-sources', {
     name_de: `Vergleichsportal ${unique}`,
     group: 'other',
+    visible_roles: [...ROLES],
     hide_contact: true,
     assigned_notify: true,
     email_to: {
@@ -279,6 +282,52 @@ describe('who sees what', () => {
       assigned_to: users[CONSULTANT],
     });
     expect(keysOf(assign).assigned_to).toEqual(['app.errors.assigneeCannotSeeSource']);
+  });
+
+  it('shows a source naming no role only to those who manage lead sources, as its screen does', async () => {
+    const unnamed = await created(ADMIN, '/api/lead-sources', {
+      name_de: `Ohne Rollen ${unique}`,
+      group: 'other',
+    });
+    const row = await lead(ADMIN, { lead_source: unnamed.id });
+    const sees = async (as: string) => [
+      (await call(as, 'GET', `/api/lead-sources/${String(unnamed.id)}`)).statusCode,
+      (await call(as, 'GET', `/api/leads/${String(row.id)}`)).statusCode,
+    ];
+    // BACKOFFICE holds manage-companies (it edits lead sources); the call centre does not.
+    expect(await sees(BACKOFFICE)).toEqual([200, 200]);
+    expect(await sees(CALLCENTER)).toEqual([404, 404]);
+    expect(await sees(CONSULTANT)).toEqual([404, 404]);
+    const refused = await call(CALLCENTER, 'POST', '/api/leads', {
+      last_name: 'Ohne',
+      lead_source: unnamed.id,
+      status: 'new',
+    });
+    expect(keysOf(refused).lead_source).toEqual(['app.errors.leadSourceHidden']);
+    const assign = await call(ADMIN, 'PATCH', `/api/leads/${String(row.id)}`, {
+      assigned_to: users[CALLCENTER],
+    });
+    expect(keysOf(assign).assigned_to).toEqual(['app.errors.assigneeCannotSeeSource']);
+  });
+
+  it('lets every role choose exactly the lead sources it is shown', async () => {
+    for (const as of [BACKOFFICE, CALLCENTER, CONSULTANT]) {
+      const listed = data<Row[]>(await call(as, 'GET', '/api/lead-sources?per_page=200'));
+      const shown = new Set(listed.map((row) => Number(row.id)));
+      for (const candidate of [source, hidden, secret]) {
+        const response = await call(as, 'POST', '/api/leads', {
+          last_name: `Wahl${unique}`,
+          lead_source: candidate.id,
+          status: 'new',
+          ...(as === CONSULTANT ? { assigned_to: users[CONSULTANT] } : {}),
+        });
+        expect([as, candidate.id, response.statusCode === 201], response.body).toEqual([
+          as,
+          candidate.id,
+          shown.has(Number(candidate.id)),
+        ]);
+      }
+    }
   });
 
   it('gives the call centre the unassigned leads and its own, a consultant only its own', async () => {

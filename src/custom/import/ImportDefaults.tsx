@@ -32,7 +32,7 @@ export function ImportDefaults({
 }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const role = getStoredUser()?.role ?? '';
+  const viewer = getStoredUser() ?? { role: '', permissions: [] };
   const { data: sources = [] } = useGetList<ApiRecord<'lead-sources'>>('lead-sources', {
     pagination: { page: 1, perPage: 200 },
     sort: { field: 'id', order: 'ASC' },
@@ -47,7 +47,7 @@ export function ImportDefaults({
   // Both by their names in the user's language, as every picker.
   const leadSources = sortByLabel(
     config.visibleSourcesOnly
-      ? sources.filter((source) => leadSourceVisible(role, source.visibleRoles))
+      ? sources.filter((source) => leadSourceVisible(viewer, source.visibleRoles))
       : sources,
     (source) => leadSourceName(source, locale),
     locale,

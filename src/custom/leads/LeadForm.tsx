@@ -30,7 +30,7 @@ import type { FieldModel } from '../../schema/model.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { useLeadSources } from './components.tsx';
-import { leadModel, visibleSources } from './model.ts';
+import { leadModel, storedViewerKey, viewerOfKey, visibleSources } from './model.ts';
 
 /** The form's sections: the schema's groups and the title of each. */
 const SECTIONS = [
@@ -46,18 +46,18 @@ const GRID = {
   width: '100%',
 } as const;
 
-/** Only the sources the role may see, by their name in the user's language. */
+/** Only the sources the user may see, by their name in the user's language. */
 function LeadSourceInput() {
   const locale = useLocale();
-  const role = getStoredUser()?.role ?? '';
+  const viewer = storedViewerKey();
   const { sources, nameOf } = useLeadSources();
   const choices = useMemo(
     () =>
-      visibleSources(sources, role, nameOf, locale).map((source) => ({
+      visibleSources(sources, viewerOfKey(viewer), nameOf, locale).map((source) => ({
         id: source.id,
         name: nameOf(source),
       })),
-    [sources, role, nameOf, locale],
+    [sources, viewer, nameOf, locale],
   );
   return (
     <SelectInput

@@ -41,6 +41,8 @@ import {
   fieldOf,
   type LeadFilters,
   type LeadSource,
+  storedViewerKey,
+  viewerOfKey,
   visibleSources,
 } from './model.ts';
 import { ViewSwitch } from '../../components/ViewSwitch.tsx';
@@ -250,9 +252,10 @@ export function LeadFilterBar({
   const assignable = role !== 'CONSULTANT';
   const { sources, nameOf } = useLeadSources();
   const users = useAssignableUsers(assignable);
+  const viewer = storedViewerKey();
   const shownSources = useMemo(
-    () => visibleSources(sources, role, nameOf, locale),
-    [sources, role, nameOf, locale],
+    () => visibleSources(sources, viewerOfKey(viewer), nameOf, locale),
+    [sources, viewer, nameOf, locale],
   );
   const set = (change: Partial<LeadFilters>) => onChange({ ...filters, ...change });
   const label = (name: string) => translate(fieldLabelKey('leads', name));

@@ -6,7 +6,13 @@
 import type { ApiRecord } from '../../resources/records.ts';
 import { getModel } from '../../resources/registry.ts';
 import type { FieldModel } from '../../schema/model.ts';
-import { type LeadCloseStatus, leadSourceVisible, type LeadStatus } from '../../schema/leads.ts';
+import { getStoredUser } from '../../auth/session.ts';
+import {
+  type LeadCloseStatus,
+  leadSourceVisible,
+  type LeadStatus,
+  type SourceViewer,
+} from '../../schema/leads.ts';
 import { type Area, resourceHref } from '../../shell/paths.ts';
 import type { Lead } from './board.ts';
 
@@ -77,16 +83,28 @@ export function apiFilter(
 export const activeFilterCount = (filters: LeadFilters, view: 'kanban' | 'list'): number =>
   Object.keys(apiFilter(filters, view)).length;
 
-/** The sources a role may see (`visibleRoles`), sorted by their name in the user's language. */
+/** The signed-in user as a lead source viewer: its role and permissions, as one key for memos. */
+export function storedViewerKey(): string {
+  const user = getStoredUser();
+  return `${user?.role ?? ''}|${(user?.permissions ?? []).join(',')}`;
+}
+
+/** A viewer from storedViewerKey. */
+export function viewerOfKey(key: string): SourceViewer {
+  const [role = '', permissions = ''] = key.split('|');
+  return { role, permissions: permissions ? permissions.split(',') : [] };
+}
+
+/** The sources a user may see (src/schema/leads.ts leadSourceVisible), by name in the language. */
 export function visibleSources(
   sources: readonly LeadSource[],
-  role: string,
+  viewer: SourceViewer,
   nameOf: (source: LeadSource) => string,
   locale: string,
 ): LeadSource[] {
   const collator = new Intl.Collator(locale, { numeric: true });
   return sources
-    .filter((source) => leadSourceVisible(role, source.visibleRoles))
+    .filter((source) => leadSourceVisible(viewer, source.visibleRoles))
     .sort((a, b) => collator.compare(nameOf(a), nameOf(b)));
 }
 

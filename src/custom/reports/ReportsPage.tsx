@@ -91,10 +91,10 @@ export default function ReportsPage() {
     pagination: { page: 1, perPage: 500 },
     sort: { field: 'nameDe', order: 'ASC' },
   });
-  const role = user?.role ?? '';
+  const viewer = user ?? { role: '', permissions: [] };
   const collator = new Intl.Collator(locale);
   const choices = allSources
-    .filter((source) => leadSourceVisible(role, source.visibleRoles))
+    .filter((source) => leadSourceVisible(viewer, source.visibleRoles))
     .map((source) => ({ id: Number(source.id), name: localName(source, locale) }))
     .sort((a, b) => collator.compare(a.name, b.name));
 
