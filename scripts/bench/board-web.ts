@@ -156,7 +156,11 @@ function pageProbe() {
         `[data-testid="lead-column-${drop.column}"] [data-testid="lead-card"][data-lead-id="${drop.id}"]`,
       );
       if (card && drop.moved === undefined) drop.moved = now;
-      if (card?.querySelector('[data-testid="lead-card-grip"]') && drop.confirmed === undefined)
+      // Confirmed: the grip without its pending mark (it shows a spinner while the move is sent).
+      if (
+        card?.querySelector('[data-testid="lead-card-grip"]:not([data-pending])') &&
+        drop.confirmed === undefined
+      )
         drop.confirmed = now;
     }
   };
@@ -165,7 +169,7 @@ function pageProbe() {
     subtree: true,
     characterData: true,
     attributes: true,
-    attributeFilter: ['data-lead-id', 'data-testid'],
+    attributeFilter: ['data-lead-id', 'data-testid', 'data-pending'],
   });
   document.addEventListener(
     'click',

@@ -19,12 +19,12 @@ import { matchPath, Navigate, Route, useLocation } from 'react-router-dom';
 import { getStoredUser, getToken, homeOf } from '../auth/session.ts';
 import { NotFoundPage, RedirectToLogin } from '../custom/PublicPages.tsx';
 import { Layout } from '../layout/Layout.tsx';
-import { hasModel, MODELS } from '../resources/registry.ts';
-import { resourceRegistrations, resourceView } from '../resources/resources.tsx';
+import { MODELS } from '../resources/registry.ts';
+import { resourceRegistrations } from '../resources/resources.tsx';
 import { crud, mayOpen, type RouteEntry, routesOf } from '../routes.tsx';
 import { theme } from '../theme.ts';
 import { UI } from './config.ts';
-import { preloadPage } from './lazyPage.ts';
+import { preloadEntry } from './preloadEntry.ts';
 import { type Area, isDeclared, routerPath } from './paths.ts';
 import { RouteView } from './RouteView.tsx';
 
@@ -92,12 +92,7 @@ export function preloadRoute(area: Area, pathname: string): void {
   const entry =
     entries.find((candidate) => matchPath(`/${routerPath(candidate.path)}`, inArea)) ??
     aliases(entries).find(([path]) => matchPath(`/${path}`, inArea))?.[1];
-  if (!entry) return;
-  if (entry.resource && entry.view && hasModel(entry.resource)) {
-    preloadPage(resourceView(entry.resource, entry.view));
-  } else {
-    preloadPage(entry.page);
-  }
+  if (entry) preloadEntry(entry);
 }
 
 export function AreaApp({

@@ -16,6 +16,7 @@ import { useLocation } from 'react-router-dom';
 import { getStoredUser } from '../auth/session.ts';
 import { MENU_GROUPS, type MenuGroup, mayOpen, routesOf } from '../routes.tsx';
 import { useArea } from './area.ts';
+import { preloadEntry } from './preloadEntry.ts';
 
 const FOLDED_KEY = 'menu.folded';
 
@@ -101,6 +102,8 @@ export function AreaMenu() {
                     to={`/${area}/${entry.path}`}
                     primaryText={translate(entry.menu!.label)}
                     leftIcon={<Icon />}
+                    onPointerEnter={() => preloadEntry(entry)}
+                    onFocus={() => preloadEntry(entry)}
                     sx={{
                       whiteSpace: 'normal',
                       '& .MuiTypography-noWrap': { whiteSpace: 'normal', lineHeight: 1.3 },
