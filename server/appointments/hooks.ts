@@ -62,6 +62,8 @@ async function prepareAppointment(values: ResourceRow, context: WriteContext) {
   const { times } = normaliseTimes(values, existing);
   if (times) Object.assign(out, times);
 
+  // Who booked it: the call centre's pass-on of a closure goes to them (server/commissions/).
+  if (mode === 'create' && context.principal) out.booked_by = context.principal.id;
   if (mode === 'create' && ADDRESS.every((column) => isBlank(values[column]))) {
     const address = await customerAddress(db, Number(values.client_id));
     if (address) Object.assign(out, address);

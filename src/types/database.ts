@@ -66,6 +66,22 @@ export interface AppointmentsTable {
   feedback_notified_at: Timestamp | null;
   search_document: GeneratedAlways<string | null>;
   lead_id: number | null;
+  booked_by: number | null;
+}
+
+/** Resource `assigned-single-payments` (`schemas/assigned-single-payments.schema.json`). */
+export interface AssignedSinglePaymentsTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  user_id: number;
+  kind: string;
+  amount: number;
+  period: string;
+  reason: string;
+  line_id: number | null;
+  search_document: GeneratedAlways<string | null>;
 }
 
 /** Hand-written: `server/migrations/0002_auth_core.sql`. */
@@ -102,6 +118,98 @@ export interface BlacklistEntriesTable {
   reason: string | null;
   lead_id: number | null;
   created_by: number | null;
+  search_document: GeneratedAlways<string | null>;
+}
+
+/** Resource `commission-lines` (`schemas/commission-lines.schema.json`). */
+export interface CommissionLinesTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  user_id: number | null;
+  sub_broker_id: number | null;
+  kind: string;
+  contract_id: number | null;
+  contract_number: string | null;
+  customer_name: string | null;
+  product_id: number | null;
+  company_id: number | null;
+  product_group: string | null;
+  rule_id: number | null;
+  rule_version: number | null;
+  commission_type: string | null;
+  contract_year: number | null;
+  period: string;
+  amount: number;
+  stars: number | null;
+  status: string;
+  reverses_id: number | null;
+  payout_id: number | null;
+  reason: string | null;
+  explain: Generated<Jsonb<
+    {
+      key: string;
+      params?: {
+        rule?: string;
+        name?: string;
+        cycle?: string;
+        group?: string;
+        kind?: string;
+        from?: string;
+        until?: string;
+        reason?: string;
+        version?: number;
+        age?: number;
+        months?: number;
+        elapsed?: number;
+        persons?: number;
+        year?: number;
+        count?: number;
+        basis?: number;
+        factor?: number;
+        percent?: number;
+        amount?: number;
+        stars?: number;
+        rate?: number;
+        cap?: number;
+        share?: number;
+        premium?: number;
+        payments?: number;
+        result?: number;
+      };
+    }[]
+  > | null>;
+  cap_exceeded: Generated<boolean | null>;
+  cap_amount: number | null;
+  created_by: number | null;
+}
+
+/** Resource `commission-rules` (`schemas/commission-rules.schema.json`). */
+export interface CommissionRulesTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  name: string;
+  available_from: string;
+  available_till: string | null;
+  is_active: Generated<boolean | null>;
+  contract_type: string | null;
+  client_age_from: number | null;
+  client_age_to: number | null;
+  company_id: number | null;
+  product_ids: Generated<Jsonb<number[]> | null>;
+  sub_product_ids: Generated<Jsonb<number[]> | null>;
+  sub_product_variant_ids: Generated<Jsonb<number[]> | null>;
+  commission_type: string;
+  calculation_basis: string;
+  premium_amount: number | null;
+  flat_rate: number | null;
+  liability_months: Generated<number | null>;
+  stars: Generated<number | null>;
+  team_lead_stars: Generated<number | null>;
+  note: string | null;
   search_document: GeneratedAlways<string | null>;
 }
 
@@ -748,6 +856,25 @@ export interface PasswordTokensTable {
   used_at: Timestamp | null;
 }
 
+/** Resource `payouts` (`schemas/payouts.schema.json`). */
+export interface PayoutsTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  user_id: number;
+  period: string;
+  status: Generated<string | null>;
+  total: number | null;
+  line_count: number | null;
+  approved_at: Timestamp | null;
+  approved_by: number | null;
+  paid_at: Timestamp | null;
+  paid_by: number | null;
+  note: string | null;
+  search_document: GeneratedAlways<string | null>;
+}
+
 /** Resource `products` (`schemas/products.schema.json`). */
 export interface ProductsTable {
   id: Generated<number>;
@@ -918,6 +1045,21 @@ export interface UserPreferencesTable {
   updated_at: Generated<Timestamp>;
 }
 
+/** Resource `user-terms` (`schemas/user-terms.schema.json`). */
+export interface UserTermsTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  user_id: number;
+  valid_from: string;
+  chf_per_star: number | null;
+  star_health: number | null;
+  share_of_mandate_business: number | null;
+  closures_pass_on_rate: number | null;
+  payment_type: string | null;
+}
+
 /** Resource `users` (`schemas/users.schema.json`). */
 export interface UsersTable {
   id: Generated<number>;
@@ -1015,8 +1157,11 @@ export interface UsersTable {
 export interface Database {
   app_secrets: AppSecretsTable;
   appointments: AppointmentsTable;
+  assigned_single_payments: AssignedSinglePaymentsTable;
   audit_log: AuditLogTable;
   blacklist_entries: BlacklistEntriesTable;
+  commission_lines: CommissionLinesTable;
+  commission_rules: CommissionRulesTable;
   companies: CompaniesTable;
   contracts: ContractsTable;
   customers: CustomersTable;
@@ -1032,6 +1177,7 @@ export interface Database {
   offer_credentials: OfferCredentialsTable;
   outbox: OutboxTable;
   password_tokens: PasswordTokensTable;
+  payouts: PayoutsTable;
   products: ProductsTable;
   reminders: RemindersTable;
   schema_migrations: SchemaMigrationsTable;
@@ -1045,13 +1191,17 @@ export interface Database {
   translations: TranslationsTable;
   user_credentials: UserCredentialsTable;
   user_preferences: UserPreferencesTable;
+  user_terms: UserTermsTable;
   users: UsersTable;
 }
 
 /** Tables that a schema in schemas/ describes (the generic CRUD routes serve them). */
 export type ResourceTableName =
   | 'appointments'
+  | 'assigned_single_payments'
   | 'blacklist_entries'
+  | 'commission_lines'
+  | 'commission_rules'
   | 'companies'
   | 'contracts'
   | 'customers'
@@ -1062,10 +1212,12 @@ export type ResourceTableName =
   | 'lead_sources'
   | 'leads'
   | 'notifications'
+  | 'payouts'
   | 'products'
   | 'reminders'
   | 'sub_broker_rules'
   | 'sub_brokers'
   | 'sub_product_variants'
   | 'sub_products'
+  | 'user_terms'
   | 'users';

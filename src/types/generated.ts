@@ -92,6 +92,10 @@ export interface Appointment {
    */
   cancelStatus?: 'to_rebook' | 'rebooked' | 'closed';
   /**
+   * Who booked the appointment (set by the server on create): the call centre's pass-on of a closure goes to them.
+   */
+  bookedBy?: number;
+  /**
    * The feedback that closed the appointment (set by the feedback call).
    */
   feedbackId?: number;
@@ -103,6 +107,35 @@ export interface Appointment {
    * When the consultant was told the feedback is missing (once).
    */
   feedbackNotifiedAt?: string;
+}
+
+/** Resource `assigned-single-payments`. */
+/**
+ * A manual line for a user — a bonus, an advance or a correction — with its reason and month; saving writes it to the commission ledger (commission-lines, lineId). A change or a deletion is written as a reversal of the old line (plus the new one), refused once the line is in a payout (409). Audited like every write.
+ */
+export interface AssignedSinglePayment {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
+  userId: number;
+  kind: 'bonus' | 'advance' | 'correction';
+  /**
+   * CHF; a correction may be negative, a bonus or an advance may not.
+   */
+  amount: number;
+  /**
+   * The month it counts for (YYYY-MM).
+   */
+  period: string;
+  reason: string;
+  /**
+   * Its current line in the ledger.
+   */
+  lineId?: number;
 }
 
 /** Resource `blacklist-entries`. */
@@ -132,6 +165,223 @@ export interface BlacklistEntry {
    */
   leadId?: number;
   createdBy?: number;
+}
+
+/** Resource `commission-lines`. */
+/**
+ * One line of the append-only commission ledger (DOMAIN.md §2; docs/ARCHITECTURE.md "Commissions"): the courtage the brokerage receives for a closure (kind courtage, nobody's), a person's share of it (consultant, team_lead, call_centre, mandate; a sub-broker's: subBrokerId), or a manual single payment (bonus, advance, correction). Amounts are integer centimes (amount; negative for a reversal or a clawback). Written only by the commission engine (server/commissions/) and its calls, never changed after the fact: a correction is a reversal line (reversesId) plus a new line; the reversed line's status becomes 'reversed'. Status: pending (earned once the contract starts), ready_present (ready for a payout), in_payout (in a payout not yet paid: frozen), paid, reversed. explain holds the arithmetic as translation keys with their figures. A user sees their own lines; manage-commissions sees all.
+ */
+export interface CommissionLine {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
+  /**
+   * Who earns the line (empty: the brokerage's courtage, or a sub-broker's line).
+   */
+  userId?: number;
+  /**
+   * The sub-broker a sub_broker line pays out to.
+   */
+  subBrokerId?: number;
+  kind:
+    | 'courtage'
+    | 'consultant'
+    | 'team_lead'
+    | 'call_centre'
+    | 'sub_broker'
+    | 'mandate'
+    | 'bonus'
+    | 'advance'
+    | 'correction';
+  /**
+   * The closure the line comes from (kept as contractNumber when the contract is deleted).
+   */
+  contractId?: number;
+  /**
+   * The contract's number when the line was written.
+   */
+  contractNumber?: string;
+  /**
+   * The contract's customer when the line was written.
+   */
+  customerName?: string;
+  productId?: number;
+  companyId?: number;
+  productGroup?: 'health' | 'life' | 'property_casualty' | 'finance' | 'other';
+  /**
+   * The commission rule that produced the line.
+   */
+  ruleId?: number;
+  /**
+   * That rule's version then.
+   */
+  ruleVersion?: number;
+  commissionType?: 'acquisition' | 'portfolio';
+  /**
+   * Portfolio lines: the contract year (1 = the first year).
+   */
+  contractYear?: number;
+  /**
+   * The month the line counts for (YYYY-MM): the signing month, or the first open month of its user when written after that month was paid out.
+   */
+  period: string;
+  /**
+   * Centimes (CHF × 100), negative for a reversal or clawback.
+   */
+  amount: number;
+  /**
+   * Stars of a consultant or team-lead line (negative when reversed).
+   */
+  stars?: number;
+  status: 'pending' | 'ready_present' | 'in_payout' | 'paid' | 'reversed';
+  /**
+   * The line this one reverses.
+   */
+  reversesId?: number;
+  /**
+   * The payout that holds the line.
+   */
+  payoutId?: number;
+  /**
+   * Why: a correction's, a reversal's or a single payment's reason.
+   */
+  reason?: string;
+  /**
+   * The arithmetic, step by step: translation keys (app.commissions.explain.*) with their figures.
+   *
+   * @maxItems 30
+   */
+  explain?: {
+    key: string;
+    /**
+     * The figures the key's text names (amounts in CHF, not centimes).
+     */
+    params?: {
+      rule?: string;
+      name?: string;
+      cycle?: string;
+      group?: string;
+      kind?: string;
+      from?: string;
+      until?: string;
+      reason?: string;
+      version?: number;
+      age?: number;
+      months?: number;
+      elapsed?: number;
+      persons?: number;
+      year?: number;
+      count?: number;
+      basis?: number;
+      factor?: number;
+      percent?: number;
+      amount?: number;
+      stars?: number;
+      rate?: number;
+      cap?: number;
+      share?: number;
+      premium?: number;
+      payments?: number;
+      result?: number;
+    };
+  }[];
+  /**
+   * A courtage line above the legal cap (KVG CHF 70 per insured person, VVG 16 monthly premiums): for review.
+   */
+  capExceeded?: boolean;
+  /**
+   * The cap in centimes, when one applies.
+   */
+  capAmount?: number;
+  /**
+   * Who set it off (empty: the engine on its own).
+   */
+  createdBy?: number;
+}
+
+/** Resource `commission-rules`. */
+/**
+ * What the brokerage receives from the insurer (courtage) for a closure, and the stars its consultant earns (DOMAIN.md §2; docs/ARCHITECTURE.md "Commissions"). A rule matches a closure by its signing date (availableFrom..availableTill), its category (contractType: private or business; empty: both), the insured person's age at signing (clientAgeFrom..clientAgeTo), the insurer (companyId; empty: any) and the product, sub-product or variant lists (empty: any). The most specific matching rule wins: variant > sub-product > product > any, then a company beats none; two active rules equally specific for one case are refused when saved. calculationBasis and premiumAmount give the courtage: monthly_premium — premiumAmount monthly premiums; annual_premium and production_sum — premiumAmount percent of it; flat — flatRate CHF. acquisition: once per closure; portfolio: each contract year while the contract runs. A cancellation within liabilityMonths of the start claws the unearned part back.
+ */
+export interface CommissionRule {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
+  name: string;
+  /**
+   * First signing date the rule applies to.
+   */
+  availableFrom: string;
+  /**
+   * Last signing date the rule applies to (empty: open-ended).
+   */
+  availableTill?: string;
+  isActive?: boolean;
+  /**
+   * The contract's category the rule applies to (empty: both).
+   */
+  contractType?: 'private' | 'business';
+  /**
+   * Youngest insured person at signing, in years (empty: no lower bound).
+   */
+  clientAgeFrom?: number;
+  /**
+   * Oldest insured person at signing, in years (empty: no upper bound).
+   */
+  clientAgeTo?: number;
+  /**
+   * The insurer (empty: any).
+   */
+  companyId?: number;
+  /**
+   * Products the rule applies to (empty: any).
+   *
+   * @maxItems 200
+   */
+  productIds?: number[];
+  /**
+   * Sub-products (health models) the rule applies to (empty: any).
+   *
+   * @maxItems 200
+   */
+  subProductIds?: number[];
+  /**
+   * Sub-product variants the rule applies to (empty: any).
+   *
+   * @maxItems 200
+   */
+  subProductVariantIds?: number[];
+  commissionType: 'acquisition' | 'portfolio';
+  calculationBasis: 'monthly_premium' | 'annual_premium' | 'production_sum' | 'flat';
+  /**
+   * The factor on the basis: a number of monthly premiums, or percent of the annual premium or production sum.
+   */
+  premiumAmount?: number;
+  /**
+   * CHF per closure (calculationBasis flat).
+   */
+  flatRate?: number;
+  /**
+   * Clawback period (Stornohaftung): a cancellation this many months after the start or sooner reverses the unearned part.
+   */
+  liabilityMonths?: number;
+  /**
+   * Stars the consultant earns for a closure under this rule (× the consultant's chfPerStar, or starHealth for health products).
+   */
+  stars?: number;
+  /**
+   * Stars the consultant's team leader earns for it (× the leader's own rate).
+   */
+  teamLeadStars?: number;
+  note?: string;
 }
 
 /** Resource `companies`. */
@@ -1770,6 +2020,36 @@ export interface Notification {
   readAt?: string;
 }
 
+/** Resource `payouts`. */
+/**
+ * A user's payout for a month (period YYYY-MM): created from the user's ready lines of that month and before (they become in_payout and are frozen), new → approved → paid (the lines become paid). Deleting a new payout releases its lines. Corrections written after a payout land in the user's next open month. A user sees their own payouts; manage-commissions sees and runs all (POST /api/payouts/{id}/approve, /pay; /api/payouts/{id}/statement.pdf; /api/payouts/export?period=&format=csv|xlsx).
+ */
+export interface Payout {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
+  userId: number;
+  /**
+   * The month paid out (YYYY-MM).
+   */
+  period: string;
+  status?: 'new' | 'approved' | 'paid';
+  /**
+   * Centimes: the sum of its lines, rounded to 0.05 CHF.
+   */
+  total?: number;
+  lineCount?: number;
+  approvedAt?: string;
+  approvedBy?: number;
+  paidAt?: string;
+  paidBy?: number;
+  note?: string;
+}
+
 /** Resource `products`. */
 /**
  * The product catalogue: fixed product keys by group (spec §3). Ids are fixed across installs; the broker-mandate product is id 28.
@@ -1964,6 +2244,30 @@ export interface SubProduct {
   isActive?: boolean;
 }
 
+/** Resource `user-terms`. */
+/**
+ * The history of a user's pay terms (the users' assignment fields chfPerStar, starHealth, shareOfMandateBusiness, closuresPassOnRate, paymentType): a row from validFrom on, written by the server whenever they change. The commission engine uses the terms valid at a closure's signing date.
+ */
+export interface UserTerms {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
+  userId: number;
+  validFrom: string;
+  chfPerStar?: number;
+  /**
+   * Stars per health-insurance closure (instead of the rule's stars).
+   */
+  starHealth?: number;
+  shareOfMandateBusiness?: number;
+  closuresPassOnRate?: number;
+  paymentType?: 'salary' | 'commission' | 'mixed';
+}
+
 /** Resource `users`. */
 /**
  * A staff account (admin, back office, call centre, consultant, ...) with its person data (user), its place in the brokerage (entity) and its commission terms (assignment). Passwords live in a separate credentials table and are never part of this record. Accounts of sub-brokers are external-users (their login row is here too, but they are not listed as staff).
@@ -2131,7 +2435,10 @@ export interface StaffUser {
 /** Record type by resource name. */
 export interface ResourceRecords {
   'appointments': Appointment;
+  'assigned-single-payments': AssignedSinglePayment;
   'blacklist-entries': BlacklistEntry;
+  'commission-lines': CommissionLine;
+  'commission-rules': CommissionRule;
   'companies': Company;
   'contracts': Contract;
   'customers': Customer;
@@ -2142,11 +2449,13 @@ export interface ResourceRecords {
   'lead-sources': LeadSource;
   'leads': Lead;
   'notifications': Notification;
+  'payouts': Payout;
   'products': Product;
   'reminders': Reminder;
   'sub-broker-rules': SubBrokerRule;
   'sub-brokers': SubBroker;
   'sub-product-variants': SubProductVariant;
   'sub-products': SubProduct;
+  'user-terms': UserTerms;
   'users': StaffUser;
 }
