@@ -23,6 +23,7 @@ import { parseTrustProxy, trustProxyOption } from './config.ts';
 import crud from './crud/index.ts';
 import { ResourceHookRegistry } from './crud/hooks.ts';
 import appointments from './appointments/index.ts';
+import commissions from './commissions/index.ts';
 import leads from './leads/index.ts';
 import contracts from './contracts/index.ts';
 import customers from './customers/index.ts';
@@ -321,6 +322,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(appointments); // after jobs and mail: sends notifications and mails
   await app.register(leads); // after appointments: extends their hooks and feedback
   await app.register(imports); // CSV imports of customers and leads: after both
+  await app.register(commissions); // after contracts and appointments: follows their writes
   await app.register(reminders);
   await app.register(tasks);
   await app.register(reports);
