@@ -218,10 +218,11 @@ export const ROUTES: RouteEntry[] = [
     coming: 'commissions',
     menu: { group: 'commissions', label: 'app.menu.myCommissions', icon: PaymentsIcon },
   },
+  // The leaderboard (src/custom/leaderboard/): ranking and charts; MUI X Charts in its chunk only.
   {
     path: 'leaderboard',
     areas: BOTH,
-    coming: 'leaderboard',
+    page: lazyPage(() => import('./custom/leaderboard/LeaderboardPage.tsx')),
     menu: { group: 'commissions', label: 'app.menu.leaderboard', icon: EmojiEventsIcon },
   },
   {
@@ -243,11 +244,19 @@ export const ROUTES: RouteEntry[] = [
     menu: { group: 'commissions', label: 'app.menu.assignedSinglePayments', icon: PaymentsIcon },
     permission: 'manage-commissions',
   },
+  // Payouts (src/custom/payouts/): the list (default status 'new') and a payout's page with its
+  // lines (not a spec route: `payouts/{id}`).
   {
     path: 'payouts',
     areas: ADMIN,
-    coming: 'commissions',
+    page: lazyPage(() => import('./custom/payouts/PayoutList.tsx')),
     menu: { group: 'commissions', label: 'app.menu.payouts', icon: PaymentsIcon },
+    permission: 'manage-commissions',
+  },
+  {
+    path: 'payouts/{id}',
+    areas: ADMIN,
+    page: lazyPage(() => import('./custom/payouts/PayoutShow.tsx')),
     permission: 'manage-commissions',
   },
 
