@@ -212,10 +212,11 @@ export const ROUTES: RouteEntry[] = [
   },
 
   // Commissions
+  // The signed-in user's ledger lines (src/custom/commissions/), ready ones first (SPEC §4).
   {
     path: 'my-commissions',
     areas: BOTH,
-    coming: 'commissions',
+    page: lazyPage(() => import('./custom/commissions/MyCommissionsPage.tsx')),
     menu: { group: 'commissions', label: 'app.menu.myCommissions', icon: PaymentsIcon },
   },
   // The leaderboard (src/custom/leaderboard/): ranking and charts; MUI X Charts in its chunk only.
@@ -225,10 +226,11 @@ export const ROUTES: RouteEntry[] = [
     page: lazyPage(() => import('./custom/leaderboard/LeaderboardPage.tsx')),
     menu: { group: 'commissions', label: 'app.menu.leaderboard', icon: EmojiEventsIcon },
   },
+  // Everyone's ledger lines with reversals by hand (src/custom/commissions/).
   {
     path: 'commissions',
     areas: ADMIN,
-    coming: 'commissions',
+    page: lazyPage(() => import('./custom/commissions/CommissionsPage.tsx')),
     menu: { group: 'commissions', label: 'app.menu.commissions', icon: PercentIcon },
     permission: 'manage-commissions',
   },
@@ -237,13 +239,13 @@ export const ROUTES: RouteEntry[] = [
     label: 'app.menu.commissionRules',
     icon: RuleIcon,
   }),
-  {
-    path: 'assigned-single-payments',
-    areas: ADMIN,
-    coming: 'commissions',
-    menu: { group: 'commissions', label: 'app.menu.assignedSinglePayments', icon: PaymentsIcon },
-    permission: 'manage-commissions',
-  },
+  // Manual ledger lines (bonus, advance, correction): the resource's views at its generic
+  // admin paths (`assigned-single-payments`, `/new`, `/{id}/edit`), for manage-commissions.
+  ...crud('assigned-single-payments', {
+    group: 'commissions',
+    label: 'app.menu.assignedSinglePayments',
+    icon: PaymentsIcon,
+  }).map((entry): RouteEntry => ({ ...entry, permission: 'manage-commissions' })),
   // Payouts (src/custom/payouts/): the list (default status 'new') and a payout's page with its
   // lines (not a spec route: `payouts/{id}`).
   {

@@ -65,4 +65,30 @@ export const OVERRIDES: Record<string, Partial<Record<ViewKind, PreloadablePage>
       })),
     ),
   },
+  'commission-rules': {
+    list: lazyPage(() => import('../custom/commissions/RuleList.tsx')),
+    edit: lazyPage(() => import('../custom/commissions/RuleForm.tsx')),
+    create: lazyPage(() =>
+      import('../custom/commissions/RuleForm.tsx').then((module) => ({
+        default: module.RuleCreate,
+      })),
+    ),
+  },
+  'commission-lines': {
+    list: lazyPage(() => import('../custom/commissions/CommissionsPage.tsx')),
+    show: lazyPage(() => import('../custom/commissions/LineShow.tsx')),
+  },
+  'assigned-single-payments': {
+    list: lazyPage(() => import('../custom/commissions/SinglePayments.tsx')),
+    edit: lazyPage(() =>
+      import('../custom/commissions/SinglePayments.tsx').then((module) => ({
+        default: module.SinglePaymentEdit,
+      })),
+    ),
+    create: lazyPage(() =>
+      import('../custom/commissions/SinglePayments.tsx').then((module) => ({
+        default: module.SinglePaymentCreate,
+      })),
+    ),
+  },
 };
