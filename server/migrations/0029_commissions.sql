@@ -346,9 +346,10 @@ create trigger "payouts_audit" after insert or update or delete on "payouts" for
 create trigger "user_terms_audit" after insert or update or delete on "user_terms" for each row execute function gscrm_audit_row('id', 'users', 'user_id', '');
 
 -- Hand-written (issue 17, docs/ARCHITECTURE.md "Commissions").
--- The ledger outlives its contract: a deleted contract leaves its lines (contractNumber keeps it).
+-- The ledger outlives its contract: deleting a contract reverses its lines and then clears their
+-- reference (server/commissions/engine.ts settleDeletedContract), so the check waits for the commit.
 alter table "commission_lines" drop constraint "commission_lines_contract_id_fkey";
-alter table "commission_lines" add constraint "commission_lines_contract_id_fkey" foreign key ("contract_id") references "contracts" (id) on delete set null;
+alter table "commission_lines" add constraint "commission_lines_contract_id_fkey" foreign key ("contract_id") references "contracts" (id) deferrable initially deferred;
 -- Who set a line off, or booked an appointment, is history: it outlives the account.
 alter table "commission_lines" drop constraint "commission_lines_created_by_fkey";
 alter table "commission_lines" add constraint "commission_lines_created_by_fkey" foreign key ("created_by") references "users" (id) on delete set null;
@@ -360,6 +361,10 @@ create index "commission_lines_user_period_idx" on "commission_lines" ("user_id"
 create unique index "commission_lines_reverses_once_idx" on "commission_lines" ("reverses_id") where "reverses_id" is not null;
 -- One payout per user and month.
 create unique index "payouts_user_period_idx" on "payouts" ("user_id", "period");
+-- Deleting a new payout gives its lines back (server/commissions/payouts.ts afterWrite): the lines
+-- still name it while the payout is deleted, so the check waits for the commit.
+alter table "commission_lines" drop constraint "commission_lines_payout_id_fkey";
+alter table "commission_lines" add constraint "commission_lines_payout_id_fkey" foreign key ("payout_id") references "payouts" (id) deferrable initially deferred;
 -- One terms row per user and day.
 create unique index "user_terms_user_valid_from_idx" on "user_terms" ("user_id", "valid_from");
 -- The terms in force before the history began: every user's current terms, valid from the start.

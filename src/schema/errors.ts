@@ -142,6 +142,18 @@ export const ERROR_TEXTS = {
   leadOtherCustomer: 'is not the customer of lead {{id}}',
   assigneeCannotSeeSource: "cannot see this lead's source (its visible roles leave out {{role}})",
 
+  // Commissions (server/commissions/).
+  commissionRuleOverlap:
+    'is as specific as rule "{{rule}}" (#{{id}}) for an overlapping case: change one of them',
+  notBelowFrom: 'must not be below the lower bound',
+  notZero: 'must not be zero',
+  commissionLineFrozen: 'the line is in a payout not yet paid: correct it after the payout',
+  commissionLineReversed: 'the line has been reversed already',
+  payoutNothingToPay: 'has no ready lines up to this month',
+  payoutFrozen: 'the payout is {{status}}: only a new payout may be changed',
+  payoutWrongStatus: 'the payout is {{status}}: this needs a {{expected}} payout',
+  payoutExists: 'already has a payout for {{period}}',
+
   // Files.
   fileEmpty: 'The file is empty.',
   fileType: 'This type of file is not accepted ({{type}}). Allowed: {{allowed}}.',
