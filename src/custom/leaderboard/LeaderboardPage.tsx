@@ -8,14 +8,18 @@
  * only when opened). The filters live in the page's address, so a reload or a link keeps them.
  * Data: GET /api/leaderboard (server/commissions/leaderboard.ts).
  */
+import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import EmojiEventsIcon from '@mui/icons-material/EmojiEvents';
 import {
   Alert,
   alpha,
   Box,
+  Button,
   Card,
   CardContent,
   Chip,
+  IconButton,
   LinearProgress,
   MenuItem,
   Stack,
@@ -30,6 +34,7 @@ import {
   TextField,
   ToggleButton,
   ToggleButtonGroup,
+  Tooltip,
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
@@ -52,6 +57,7 @@ import {
   type LeaderboardFilters,
   type Medal,
   medalOf,
+  neighbour,
   RANGES,
   type RankingAnswer,
   type RankingRow,
@@ -211,7 +217,7 @@ function ChartsSection({ answer }: { answer: ChartsAnswer }) {
           answer={answer}
           measure={measure}
           labels={labels}
-          me={getStoredUser()?.id}
+          me={answer.series.find((entry) => entry.me)?.userId ?? getStoredUser()?.id}
         />
       </Suspense>
     </>
@@ -232,16 +238,18 @@ export default function LeaderboardPage() {
   const reversed =
     filters.range === 'custom' && filters.from && filters.until && filters.until < filters.from;
 
+  const today = swissToday();
   const chooseRange = (range: LeaderboardFilters['range']) => {
-    if (range !== 'custom') return change({ range, from: '', until: '' });
-    // A custom range starts as this month so far.
-    const today = swissToday();
+    // Another length keeps the day shown (the month of a quarter shown, …).
+    if (range !== 'custom') return change({ range, until: '' });
+    // A custom range starts as the period shown.
     change({
       range,
-      from: filters.from || `${today.slice(0, 8)}01`,
-      until: filters.until || today,
+      from: answer?.from ?? `${today.slice(0, 8)}01`,
+      until: answer?.until ?? today,
     });
   };
+  const stepper = filters.range !== 'custom' && answer;
 
   return (
     <Box sx={{ mt: 2, mb: 4 }} data-testid="leaderboard-page">
@@ -274,12 +282,50 @@ export default function LeaderboardPage() {
             ))}
           </Tabs>
           {answer && (
-            <Typography variant="body2" color="text.secondary" data-testid="leaderboard-period">
-              {translate('app.leaderboard.page.period', {
-                from: formatDate(answer.from, locale),
-                until: formatDate(answer.until, locale),
-              })}
-            </Typography>
+            <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
+              {stepper && (
+                <Tooltip title={translate('app.leaderboard.page.previous')}>
+                  <IconButton
+                    size="small"
+                    aria-label={translate('app.leaderboard.page.previous')}
+                    onClick={() => change({ from: neighbour(answer, -1) })}
+                    data-testid="leaderboard-previous"
+                  >
+                    <ChevronLeftIcon />
+                  </IconButton>
+                </Tooltip>
+              )}
+              <Typography variant="body2" color="text.secondary" data-testid="leaderboard-period">
+                {translate('app.leaderboard.page.period', {
+                  from: formatDate(answer.from, locale),
+                  until: formatDate(answer.until, locale),
+                })}
+              </Typography>
+              {stepper && (
+                <Tooltip title={translate('app.leaderboard.page.next')}>
+                  <span>
+                    <IconButton
+                      size="small"
+                      aria-label={translate('app.leaderboard.page.next')}
+                      disabled={answer.until >= today}
+                      onClick={() => change({ from: neighbour(answer, 1) })}
+                      data-testid="leaderboard-next"
+                    >
+                      <ChevronRightIcon />
+                    </IconButton>
+                  </span>
+                </Tooltip>
+              )}
+              {stepper && filters.from && (
+                <Button
+                  size="small"
+                  onClick={() => change({ from: '' })}
+                  data-testid="leaderboard-current"
+                >
+                  {translate('app.leaderboard.page.current')}
+                </Button>
+              )}
+            </Stack>
           )}
         </Stack>
         <CardContent>

@@ -10,6 +10,7 @@ import {
   DEFAULTS,
   filtersOf,
   medalOf,
+  neighbour,
   searchOf,
 } from './model.ts';
 
@@ -36,7 +37,7 @@ describe('filters', () => {
     );
     expect(filters).toEqual({
       range: 'quarter',
-      from: '',
+      from: '2026-01-01',
       until: '',
       insurance: 'life',
       status: 'all',
@@ -46,7 +47,11 @@ describe('filters', () => {
       DEFAULTS,
     );
     expect(searchOf(filters).toString()).toBe(
-      'range=quarter&insurance=life&status=all&section=charts',
+      'range=quarter&insurance=life&status=all&section=charts&from=2026-01-01',
+    );
+    // A day of the quarter to show goes to the server; the current one needs none.
+    expect(apiQuery(filters).toString()).toBe(
+      'range=quarter&from=2026-01-01&insurance=life&status=all&section=charts',
     );
   });
 
@@ -62,6 +67,15 @@ describe('filters', () => {
     expect(customIncomplete({ ...DEFAULTS })).toBe(false);
     // A day that is not one is no day.
     expect(filtersOf(new URLSearchParams('range=custom&from=1.3.2026')).from).toBe('');
+  });
+});
+
+describe('the period before and after', () => {
+  it('is asked for by the day before the one shown starts or after it ends', () => {
+    expect(neighbour({ from: '2026-11-01', until: '2026-11-30' }, -1)).toBe('2026-10-31');
+    expect(neighbour({ from: '2026-11-01', until: '2026-11-30' }, 1)).toBe('2026-12-01');
+    expect(neighbour({ from: '2026-01-01', until: '2026-12-31' }, 1)).toBe('2027-01-01');
+    expect(neighbour({ from: '2024-03-01', until: '2024-03-31' }, -1)).toBe('2024-02-29');
   });
 });
 

@@ -29,7 +29,10 @@ export type Section = (typeof SECTIONS)[number];
 
 export interface LeaderboardFilters {
   range: Range;
-  /** Custom range only: whole Swiss days 'YYYY-MM-DD' ('' while not chosen). */
+  /**
+   * Swiss days 'YYYY-MM-DD' ('' while not chosen). A custom range's first and last day; for the
+   * other ranges `from` is a day of the week, month, quarter or year shown ('': the current one).
+   */
   from: string;
   until: string;
   insurance: Insurance;
@@ -58,7 +61,7 @@ export function filtersOf(search: URLSearchParams): LeaderboardFilters {
   const range = oneOf(RANGES, search.get('range'), DEFAULTS.range);
   return {
     range,
-    from: range === 'custom' ? day(search.get('from')) : '',
+    from: day(search.get('from')),
     until: range === 'custom' ? day(search.get('until')) : '',
     insurance: oneOf(INSURANCES, search.get('insurance'), DEFAULTS.insurance),
     status: oneOf(STATUSES, search.get('status'), DEFAULTS.status),
@@ -72,10 +75,8 @@ export function searchOf(filters: LeaderboardFilters): URLSearchParams {
   for (const key of ['range', 'insurance', 'status', 'section'] as const) {
     if (filters[key] !== DEFAULTS[key]) search.set(key, filters[key]);
   }
-  if (filters.range === 'custom') {
-    if (filters.from) search.set('from', filters.from);
-    if (filters.until) search.set('until', filters.until);
-  }
+  if (filters.from) search.set('from', filters.from);
+  if (filters.range === 'custom' && filters.until) search.set('until', filters.until);
   return search;
 }
 
@@ -86,15 +87,26 @@ export const customIncomplete = (filters: LeaderboardFilters): boolean =>
 /** GET /api/leaderboard's query for filters (every parameter named, the defaults too). */
 export function apiQuery(filters: LeaderboardFilters): URLSearchParams {
   const query = new URLSearchParams({ range: filters.range });
-  if (filters.range === 'custom') {
-    query.set('from', filters.from);
-    query.set('until', filters.until);
-  }
+  if (filters.from) query.set('from', filters.from);
+  if (filters.range === 'custom') query.set('until', filters.until);
   query.set('insurance', filters.insurance);
   query.set('status', filters.status);
   query.set('section', filters.section);
   return query;
 }
+
+const DAY_MS = 86_400_000;
+
+/** The day `days` after (before, when negative) a day 'YYYY-MM-DD'. */
+export const addDays = (value: string, days: number): string =>
+  new Date(new Date(`${value}T00:00:00Z`).getTime() + days * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The day that asks for the period before or after the one shown (`from`..`until` of the answer):
+ * the day before it starts, or the day after it ends.
+ */
+export const neighbour = (shown: { from: string; until: string }, step: -1 | 1): string =>
+  step < 0 ? addDays(shown.from, -1) : addDays(shown.until, 1);
 
 /** A row of the ranking (camelCased). */
 export interface RankingRow {
@@ -119,6 +131,9 @@ export interface RankingAnswer {
 export interface ChartSeries {
   userId: number;
   name: string;
+  rank?: number;
+  /** The viewer's own series. */
+  me?: boolean;
   stars: number[];
   closures: number[];
 }
@@ -126,6 +141,7 @@ export interface ChartSeries {
 export interface ChartsAnswer {
   from: string;
   until: string;
+  bucket?: 'week' | 'month';
   /** Months 'YYYY-MM' or ISO weeks 'YYYY-Www'. */
   buckets: string[];
   series: ChartSeries[];

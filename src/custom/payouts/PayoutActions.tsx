@@ -15,7 +15,6 @@ import {
   Button,
   Confirm,
   useGetOne,
-  useGetRecordRepresentation,
   useLocale,
   useNotify,
   useRefresh,
@@ -31,6 +30,7 @@ import {
   type PayoutAction,
   statementFileName,
   statementPath,
+  userName,
 } from './model.ts';
 
 const ICONS: Record<PayoutAction, typeof CheckCircleIcon> = {
@@ -110,7 +110,6 @@ export function PayoutActions({
     { id: payout.userId },
     { enabled: asked !== undefined },
   );
-  const representation = useGetRecordRepresentation('users');
   const actions = actionsOf(payout.status);
   const busy = pending !== undefined || statement.busy;
 
@@ -192,7 +191,7 @@ export function PayoutActions({
         loading={pending !== undefined}
         title={`app.payouts.page.confirm.${asked ?? 'approve'}Title`}
         content={translate(`app.payouts.page.confirm.${asked ?? 'approve'}`, {
-          name: user ? representation(user) : '…',
+          name: user ? userName(user) : '…',
           period: formatPeriod(payout.period, locale),
           total: formatChf(chfOf(payout.total) ?? 0),
         })}

@@ -31,7 +31,6 @@ import {
   Title,
   useGetList,
   useGetOne,
-  useGetRecordRepresentation,
   useLocale,
   useRecordContext,
   useTranslate,
@@ -43,7 +42,14 @@ import { fieldFor } from '../../resources/fields.tsx';
 import { getModel } from '../../resources/registry.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { contractHref, resourceHref } from '../../shell/paths.ts';
-import { chfOf, type CommissionLine, explainTexts, formatPeriod, type Payout } from './model.ts';
+import {
+  chfOf,
+  type CommissionLine,
+  explainTexts,
+  formatPeriod,
+  type Payout,
+  userName,
+} from './model.ts';
 import { PayoutActions } from './PayoutActions.tsx';
 import { ExportButtons } from './PayoutDialogs.tsx';
 import { PayoutStatusChip } from './PayoutList.tsx';
@@ -75,8 +81,7 @@ function Detail({ name, children }: { name: string; children: React.ReactNode })
 
 function UserName({ id }: { id: number | null | undefined }) {
   const { data } = useGetOne('users', { id: id ?? 0 }, { enabled: Boolean(id) });
-  const representation = useGetRecordRepresentation('users');
-  return <>{data ? representation(data) : ''}</>;
+  return <>{data ? userName(data) : ''}</>;
 }
 
 const LINES_PER_PAGE = 50;
@@ -235,13 +240,12 @@ function Page() {
     { id: payout?.userId ?? 0 },
     { enabled: Boolean(payout?.userId) },
   );
-  const representation = useGetRecordRepresentation('users');
   if (!payout) return null;
   const listPath = resourceHref('admin', 'payouts', 'list') ?? '/admin/payouts';
   const model = getModel('payouts');
   const userField = model.fields.find((field) => field.name === 'userId');
   const heading = translate('app.payouts.page.heading', {
-    name: user ? representation(user) : '…',
+    name: user ? userName(user) : '…',
     period: formatPeriod(payout.period, locale),
   });
   return (

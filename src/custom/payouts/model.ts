@@ -7,7 +7,9 @@
  */
 import dayjs from 'dayjs';
 import { displayLocaleOf, formatNumber } from '../../i18n/format.ts';
+import { representRecord } from '../../resources/labels.ts';
 import type { ApiRecord } from '../../resources/records.ts';
+import { getModel } from '../../resources/registry.ts';
 
 export type Payout = ApiRecord<'payouts'>;
 export type CommissionLine = ApiRecord<'commission-lines'>;
@@ -92,3 +94,7 @@ export const statementFileName = (payout: Pick<Payout, 'id' | 'period'>) =>
   `payout-${payout.period}-${payout.id}.pdf`;
 export const exportFileName = (period: string, format: 'csv' | 'xlsx') =>
   `payouts-${period}.${format}`;
+
+/** A user's name as the app writes it everywhere (the users' representation). */
+export const userName = (user: Record<string, unknown> | undefined): string =>
+  representRecord(getModel('users'), user);
