@@ -5,7 +5,7 @@
  * Refused when saved (422 naming the field): availableTill before availableFrom, clientAgeTo
  * below clientAgeFrom, products the rule's company does not offer (`notOffered` on product_ids),
  * sub-products not of the rule's products and variants not of its sub-products (`notOfProduct`),
- * a factor missing for a premium basis or a flat rate missing for a flat one (`required`), and an
+ * and an
  * active rule equally specific as another active one for an overlapping case
  * (`commissionRuleOverlap` on available_from, naming the other rule).
  */
@@ -14,7 +14,6 @@ import { type CommissionType, type RuleMatch, rulesClash } from '../../src/schem
 import type { ResourceHooks, WriteContext } from '../crud/hooks.ts';
 import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
-import { isBlank } from '../db/values.ts';
 import { addError, type FieldErrors, issue } from '../http/errors.ts';
 import { merged } from '../customers/rules.ts';
 import { jsonValue } from '../contracts/rules.ts';
@@ -77,11 +76,6 @@ async function validateRule(body: ResourceRow, context: WriteContext): Promise<F
     rule.clientAgeTo < rule.clientAgeFrom
   )
     addError(errors, 'client_age_to', issue('notBelowFrom'));
-  if (rule.calculationBasis === 'flat') {
-    if (isBlank(record.flat_rate)) addError(errors, 'flat_rate', issue('required'));
-  } else if (isBlank(record.premium_amount)) {
-    addError(errors, 'premium_amount', issue('required'));
-  }
 
   // The catalogue: products the company offers, sub-products of the products, variants of the
   // sub-products.

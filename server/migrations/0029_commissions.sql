@@ -213,8 +213,6 @@ create index if not exists "commission_rules_client_age_to_idx" on "commission_r
 
 create index if not exists "commission_rules_company_id_idx" on "commission_rules" ("company_id", "id");
 
-create index "commission_rules_product_ids_idx" on "commission_rules" using gin ("product_ids");
-
 create index if not exists "commission_rules_commission_type_idx" on "commission_rules" ("commission_type", "id");
 
 create index if not exists "commission_rules_calculation_basis_idx" on "commission_rules" ("calculation_basis", "id");
@@ -365,6 +363,9 @@ create unique index "payouts_user_period_idx" on "payouts" ("user_id", "period")
 -- still name it while the payout is deleted, so the check waits for the commit.
 alter table "commission_lines" drop constraint "commission_lines_payout_id_fkey";
 alter table "commission_lines" add constraint "commission_lines_payout_id_fkey" foreign key ("payout_id") references "payouts" (id) deferrable initially deferred;
+-- A user's terms history goes with the user.
+alter table "user_terms" drop constraint "user_terms_user_id_fkey";
+alter table "user_terms" add constraint "user_terms_user_id_fkey" foreign key ("user_id") references "users" (id) on delete cascade;
 -- One terms row per user and day.
 create unique index "user_terms_user_valid_from_idx" on "user_terms" ("user_id", "valid_from");
 -- The terms in force before the history began: every user's current terms, valid from the start.

@@ -114,6 +114,19 @@ const RULES: Record<string, Rule> = {
   // (users.reports; ADMIN all; the demo back office clients and contracts, the call centre none)
   'GET /api/reports/:kind': { access: 'authenticated', roles: ['ADMIN', 'BACKOFFICE'] },
   'GET /api/reports/:kind/export': { access: 'authenticated', roles: ['ADMIN', 'BACKOFFICE'] },
+  // commissions (issue 17): the engine's calls by their permissions; the summary and the
+  // leaderboard for everyone signed in (their own lines unless manage-commissions); a statement
+  // as its payout (own or manage-commissions, 404 otherwise)
+  'POST /api/commission-rules/test': { access: 'manage-commission-rules' },
+  'POST /api/commissions/recompute': { access: 'manage-commissions' },
+  'GET /api/commission-lines/summary': { access: 'authenticated' },
+  'POST /api/commission-lines/:id/reverse': { access: 'manage-commissions' },
+  'POST /api/payouts/run': { access: 'manage-commissions' },
+  'POST /api/payouts/:id/approve': { access: 'manage-commissions' },
+  'POST /api/payouts/:id/pay': { access: 'manage-commissions' },
+  'GET /api/payouts/:id/statement.pdf': { access: 'authenticated' },
+  'GET /api/payouts/export': { access: 'manage-commissions' },
+  'GET /api/leaderboard': { access: 'authenticated' },
 };
 
 const ACTION = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };

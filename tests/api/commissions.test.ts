@@ -581,9 +581,6 @@ describe('rules', () => {
     expect(await keys({ client_age_from: 40, client_age_to: 30 })).toEqual({
       client_age_to: ['app.errors.notBelowFrom'],
     });
-    expect(await keys({ calculation_basis: 'annual_premium' })).toEqual({
-      premium_amount: ['app.errors.required'],
-    });
     expect(await keys({ flat_rate: -5 })).toHaveProperty('flat_rate');
     const narrow = await insurer();
     await t.database.db

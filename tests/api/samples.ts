@@ -260,7 +260,31 @@ const RULES: Record<string, (body: Row, reference: ReferenceResolver) => Promise
   'lead-sources': leadSourceRules,
   documents: documentRules,
   reminders: reminderRules,
+  'commission-rules': commissionRuleRules,
+  'assigned-single-payments': singlePaymentRules,
 };
+
+/**
+ * Commission rules (server/commissions/rules.ts): inactive (two active samples equally specific
+ * for one case would clash, and an active one would pay other tests' closures), any product (the
+ * catalogue checks have their own tests: tests/api/commissions.test.ts), dates and ages in order.
+ */
+async function commissionRuleRules(body: Row): Promise<void> {
+  body.is_active = false;
+  body.product_ids = [];
+  body.sub_product_ids = [];
+  body.sub_product_variant_ids = [];
+  if (typeof body.available_from === 'string') body.available_till = '2099-12-31';
+  // Ages that stay in order whichever sample a PATCH takes one of them from.
+  if (body.client_age_from !== undefined) body.client_age_from = 0;
+  if (body.client_age_to !== undefined) body.client_age_to = 130;
+}
+
+/** Single payments (server/commissions/lines.ts): a positive amount (only corrections go below 0). */
+async function singlePaymentRules(body: Row): Promise<void> {
+  const amount = Math.abs(Number(body.amount ?? 0));
+  body.amount = amount > 0 ? amount : 12.5;
+}
 
 /** A phone number no other sample has (E.164, a Swiss mobile). */
 const uniquePhone = () =>
