@@ -39,8 +39,8 @@ import {
   LINE_STATUSES,
   type LineKind,
   type LineStatus,
-  type LineSummary,
   periodReversed,
+  summaryOf,
   summaryQuery,
 } from './model.ts';
 import { MonthInput } from './MonthInput.tsx';
@@ -148,6 +148,14 @@ function filters(scope: LineScope): ReactElement[] {
         label={label('companyId')}
         alwaysOn
       />,
+      // One contract's lines (its courtage, the people's shares and their reversals).
+      <ReferencePicker
+        key="contractId"
+        source="contractId"
+        reference="contracts"
+        label={label('contractId')}
+        alwaysOn
+      />,
     );
   }
   return out;
@@ -163,12 +171,11 @@ function Summary({ fixed }: { fixed: Record<string, unknown> }) {
     queryKey: ['commission-lines', 'summary', query],
     enabled: !reversedPeriod,
     placeholderData: keepPreviousData,
+    // Raw: the keys of by_status and by_kind are values (ready_present), not names to camelCase.
     queryFn: async ({ signal }) =>
-      (
-        await api.json<{ data: LineSummary }>('GET', `commission-lines/summary?${query}`, {
-          signal,
-        })
-      ).data,
+      summaryOf(
+        await api.json<unknown>('GET', `commission-lines/summary?${query}`, { signal, raw: true }),
+      ),
   });
   if (reversedPeriod) {
     return (
@@ -332,7 +339,7 @@ function LineDetails() {
         {translate(label('explain'))}
       </Typography>
       <ExplainSteps steps={line.explain} />
-      {line.reason ? (
+      {line.reason && line.contractId ? (
         <Typography variant="body2" sx={{ mt: 1 }}>
           {translate(label('reason'))}: {line.reason}
         </Typography>

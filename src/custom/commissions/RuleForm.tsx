@@ -245,6 +245,7 @@ export default function RuleEdit() {
   return (
     <Edit
       resource={RESOURCE}
+      actions={false}
       mutationMode="pessimistic"
       redirect={toList(area)}
       transform={ruleBody}

@@ -51,7 +51,7 @@ import {
 
 const GRID = {
   display: 'grid',
-  gridTemplateColumns: 'repeat(auto-fill, minmax(200px, 1fr))',
+  gridTemplateColumns: 'repeat(auto-fill, minmax(250px, 1fr))',
   columnGap: 2,
   width: '100%',
 } as const;
@@ -196,7 +196,7 @@ function Specificity({ value }: { value: number }) {
   return <span>{keys.withCompany ? translate(t('level.withCompany'), { level }) : level}</span>;
 }
 
-function Result({ answer, mode }: { answer: TesterAnswer; mode: TesterMode }) {
+export function Result({ answer, mode }: { answer: TesterAnswer; mode: TesterMode }) {
   const translate = useTranslate();
   const area = useArea();
   const ruleHref = (id: number) => resourceHref(area, 'commission-rules', 'edit', id) ?? '';

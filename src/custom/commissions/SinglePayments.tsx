@@ -194,7 +194,7 @@ export function SinglePaymentCreate() {
 export function SinglePaymentEdit() {
   const area = useArea();
   return (
-    <Edit resource={RESOURCE} mutationMode="pessimistic" redirect={toList(area)}>
+    <Edit resource={RESOURCE} actions={false} mutationMode="pessimistic" redirect={toList(area)}>
       <ConflictGuard>
         <SimpleForm
           toolbar={

@@ -132,14 +132,42 @@ export const periodReversed = (filters: FilterPayload): boolean =>
   isMonth(filters.periodUntil) &&
   filters.periodFrom > filters.periodUntil;
 
-/** GET /api/commission-lines/summary, camelCased. */
+/** GET /api/commission-lines/summary. */
 export interface LineSummary {
   count: number;
   /** Centimes. */
   total: number;
+  /** Centimes by status and by kind (the values as the API spells them: ready_present). */
   byStatus: Partial<Record<LineStatus, number>>;
   byKind: Partial<Record<LineKind, number>>;
   stars: number | null;
+}
+
+const numberOr = (value: unknown, fallback: number | null) =>
+  typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+
+const amountsOf = (value: unknown): Record<string, number> =>
+  value && typeof value === 'object'
+    ? Object.fromEntries(
+        Object.entries(value).filter((entry): entry is [string, number] =>
+          Number.isFinite(entry[1]),
+        ),
+      )
+    : {};
+
+/**
+ * The summary from its answer as sent (`raw`: the keys of by_status and by_kind are enum values,
+ * which camelCasing would turn into readyPresent).
+ */
+export function summaryOf(answer: unknown): LineSummary {
+  const data = ((answer as { data?: unknown } | null)?.data ?? {}) as Record<string, unknown>;
+  return {
+    count: numberOr(data.count, 0) ?? 0,
+    total: numberOr(data.total, 0) ?? 0,
+    byStatus: amountsOf(data.by_status),
+    byKind: amountsOf(data.by_kind),
+    stars: numberOr(data.stars, null),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
