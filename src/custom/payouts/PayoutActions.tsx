@@ -21,11 +21,9 @@ import {
   useTranslate,
 } from 'react-admin';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
-import { formatChf } from '../../i18n/format.ts';
+import { formatCentimes, formatMonth } from '../commissions/model.ts';
 import {
   actionsOf,
-  chfOf,
-  formatPeriod,
   type Payout,
   type PayoutAction,
   statementFileName,
@@ -192,8 +190,8 @@ export function PayoutActions({
         title={`app.payouts.page.confirm.${asked ?? 'approve'}Title`}
         content={translate(`app.payouts.page.confirm.${asked ?? 'approve'}`, {
           name: user ? userName(user) : '…',
-          period: formatPeriod(payout.period, locale),
-          total: formatChf(chfOf(payout.total) ?? 0),
+          period: formatMonth(payout.period, locale),
+          total: formatCentimes(payout.total ?? 0),
         })}
         confirm={`app.payouts.page.actions.${asked ?? 'approve'}`}
         confirmColor={asked === 'delete' ? 'warning' : 'primary'}

@@ -11,6 +11,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import {
   Alert,
+  Box,
   Button as MuiButton,
   Dialog,
   DialogActions,
@@ -30,21 +31,16 @@ import {
   useRefresh,
   useTranslate,
 } from 'react-admin';
+import { useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { api, fieldErrorsOf, messageOf } from '../../dataProvider/apiClient.ts';
 import { ReferencePicker } from '../../resources/inputs.tsx';
 import { fieldLabelKey } from '../../schema/labels.ts';
 import { swissToday } from '../../schema/swiss-time.ts';
 import { resourceHref } from '../../shell/paths.ts';
-import { MonthField, MonthInput } from './MonthPicker.tsx';
-import {
-  exportFileName,
-  exportPath,
-  formatPeriod,
-  isMonth,
-  type Payout,
-  previousMonth,
-} from './model.ts';
+import { formatMonth, isMonth } from '../commissions/model.ts';
+import { MonthInput } from '../commissions/MonthInput.tsx';
+import { exportFileName, exportPath, type Payout, previousMonth } from './model.ts';
 
 const label = (name: string) => fieldLabelKey('payouts', name);
 
@@ -54,7 +50,6 @@ export function RunPayoutsButton({ onRan }: { onRan: (period: string) => void })
   const locale = useLocale();
   const refresh = useRefresh();
   const [open, setOpen] = useState(false);
-  const [period, setPeriod] = useState(() => previousMonth(swissToday()));
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ created: number; period: string } | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -64,10 +59,9 @@ export function RunPayoutsButton({ onRan }: { onRan: (period: string) => void })
     setResult(undefined);
     setError(undefined);
   };
-  const run = async () => {
+  const run = async (period: string) => {
     setBusy(true);
     setError(undefined);
-    setResult(undefined);
     try {
       const answer = await api.json<{ data: { created: number; payouts: Payout[] } }>(
         'POST',
@@ -77,9 +71,12 @@ export function RunPayoutsButton({ onRan }: { onRan: (period: string) => void })
       setResult({ created: answer.data.created, period });
       onRan(period);
       refresh();
+      return undefined;
     } catch (caught) {
       const fields = fieldErrorsOf(caught);
-      setError(translate(fields.period ?? messageOf(caught)));
+      if (fields.period) return { period: fields.period };
+      setError(translate(messageOf(caught)));
+      return undefined;
     } finally {
       setBusy(false);
     }
@@ -103,59 +100,63 @@ export function RunPayoutsButton({ onRan }: { onRan: (period: string) => void })
         aria-labelledby="payouts-run-title"
         data-testid="payouts-run-dialog"
       >
-        <DialogTitle id="payouts-run-title">{translate('app.payouts.page.run.title')}</DialogTitle>
-        <DialogContent>
-          <DialogContentText variant="body2" sx={{ mb: 2 }}>
-            {translate('app.payouts.page.run.intro')}
-          </DialogContentText>
-          <MonthField
-            label={translate('app.payouts.page.month')}
-            value={period}
-            onChange={(value) => {
-              setPeriod(value);
-              setResult(undefined);
-            }}
-            testId="payouts-run-month"
-            sx={{ width: '100%', mt: 1 }}
-          />
-          {result && (
-            <Alert
-              severity={result.created > 0 ? 'success' : 'info'}
-              sx={{ mt: 2 }}
-              data-testid="payouts-run-result"
-              data-created={result.created}
-            >
-              {result.created > 0
-                ? translate('app.payouts.page.run.created', {
-                    count: result.created,
-                    period: formatPeriod(result.period, locale),
-                  })
-                : translate('app.payouts.page.run.none', {
-                    period: formatPeriod(result.period, locale),
-                  })}
-            </Alert>
-          )}
-          {error && (
-            <Alert severity="error" sx={{ mt: 2 }} data-testid="payouts-run-error">
-              {error}
-            </Alert>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <MuiButton onClick={close} disabled={busy} data-testid="payouts-run-close">
-            {translate(result ? 'ra.action.close' : 'ra.action.cancel')}
-          </MuiButton>
-          {!result && (
-            <MuiButton
-              variant="contained"
-              onClick={() => void run()}
-              disabled={busy || !isMonth(period)}
-              data-testid="payouts-run-confirm"
-            >
-              {translate('app.payouts.page.run.confirm')}
+        <Form
+          defaultValues={{ period: previousMonth(swissToday()) }}
+          onSubmit={(values: Record<string, unknown>) => run(String(values.period))}
+        >
+          <DialogTitle id="payouts-run-title">
+            {translate('app.payouts.page.run.title')}
+          </DialogTitle>
+          <DialogContent>
+            <DialogContentText variant="body2" sx={{ mb: 1 }}>
+              {translate('app.payouts.page.run.intro')}
+            </DialogContentText>
+            <MonthInput
+              source="period"
+              label="app.payouts.page.month"
+              validate={required()}
+              disabled={result !== undefined}
+              testId="payouts-run-month"
+            />
+            {result && (
+              <Alert
+                severity={result.created > 0 ? 'success' : 'info'}
+                sx={{ mt: 1 }}
+                data-testid="payouts-run-result"
+                data-created={result.created}
+              >
+                {result.created > 0
+                  ? translate('app.payouts.page.run.created', {
+                      count: result.created,
+                      period: formatMonth(result.period, locale),
+                    })
+                  : translate('app.payouts.page.run.none', {
+                      period: formatMonth(result.period, locale),
+                    })}
+              </Alert>
+            )}
+            {error && (
+              <Alert severity="error" sx={{ mt: 1 }} data-testid="payouts-run-error">
+                {error}
+              </Alert>
+            )}
+          </DialogContent>
+          <DialogActions>
+            <MuiButton onClick={close} disabled={busy} data-testid="payouts-run-close">
+              {translate(result ? 'ra.action.close' : 'ra.action.cancel')}
             </MuiButton>
-          )}
-        </DialogActions>
+            {!result && (
+              <MuiButton
+                type="submit"
+                variant="contained"
+                disabled={busy}
+                data-testid="payouts-run-confirm"
+              >
+                {translate('app.payouts.page.run.confirm')}
+              </MuiButton>
+            )}
+          </DialogActions>
+        </Form>
       </Dialog>
     </>
   );
@@ -305,18 +306,24 @@ export function ExportButtons({ period, testIdPrefix }: { period: string; testId
   );
 }
 
+/** The CSV and Excel buttons of the month the export dialog's form holds. */
+function FormExportButtons() {
+  const period: unknown = useWatch({ name: 'period' });
+  return <ExportButtons period={isMonth(period) ? period : ''} testIdPrefix="payouts-export" />;
+}
+
 /** "Export a month": the month (the list's period filter, else the last month) and the files. */
 export function ExportPayoutsButton({ period: filtered }: { period?: string }) {
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
-  const [period, setPeriod] = useState('');
-  const show = () => {
-    setPeriod(isMonth(filtered) ? filtered : previousMonth(swissToday()));
-    setOpen(true);
-  };
+  const month = isMonth(filtered) ? filtered : previousMonth(swissToday());
   return (
     <>
-      <Button label="app.payouts.page.export.button" onClick={show} data-testid="payouts-export">
+      <Button
+        label="app.payouts.page.export.button"
+        onClick={() => setOpen(true)}
+        data-testid="payouts-export"
+      >
         <DownloadIcon />
       </Button>
       <Dialog
@@ -327,25 +334,28 @@ export function ExportPayoutsButton({ period: filtered }: { period?: string }) {
         aria-labelledby="payouts-export-title"
         data-testid="payouts-export-dialog"
       >
-        <DialogTitle id="payouts-export-title">
-          {translate('app.payouts.page.export.title')}
-        </DialogTitle>
-        <DialogContent>
-          <DialogContentText variant="body2" sx={{ mb: 2 }}>
-            {translate('app.payouts.page.export.intro')}
-          </DialogContentText>
-          <MonthField
-            label={translate('app.payouts.page.month')}
-            value={period}
-            onChange={setPeriod}
-            testId="payouts-export-month"
-            sx={{ width: '100%', mb: 2, mt: 1 }}
-          />
-          <ExportButtons period={period} testIdPrefix="payouts-export" />
-        </DialogContent>
-        <DialogActions>
-          <MuiButton onClick={() => setOpen(false)}>{translate('ra.action.close')}</MuiButton>
-        </DialogActions>
+        <Form defaultValues={{ period: month }} onSubmit={() => undefined}>
+          <DialogTitle id="payouts-export-title">
+            {translate('app.payouts.page.export.title')}
+          </DialogTitle>
+          <DialogContent>
+            <DialogContentText variant="body2" sx={{ mb: 1 }}>
+              {translate('app.payouts.page.export.intro')}
+            </DialogContentText>
+            <MonthInput
+              source="period"
+              label="app.payouts.page.month"
+              helperText={false}
+              testId="payouts-export-month"
+            />
+            <Box sx={{ mt: 2 }}>
+              <FormExportButtons />
+            </Box>
+          </DialogContent>
+          <DialogActions>
+            <MuiButton onClick={() => setOpen(false)}>{translate('ra.action.close')}</MuiButton>
+          </DialogActions>
+        </Form>
       </Dialog>
     </>
   );

@@ -165,7 +165,7 @@ describe('the payouts list', { timeout: 30_000 }, () => {
     expect(seen.lists[0].get('status')).toBe('new');
     expect(seen.lists[0].get('page')).toBe('1');
     expect(rows.map((cell) => cell.textContent)).toEqual(["CHF 1'234.50"]);
-    expect(screen.getByTestId('payout-period').textContent).toBe('October 2026');
+    expect(screen.getByText('Oct 2026')).toBeTruthy();
     expect(screen.getByTestId('payout-status-chip').getAttribute('data-status')).toBe('new');
     // A new payout may be approved or deleted, not paid.
     expect(screen.getByTestId('payout-approve-1')).toBeTruthy();
@@ -183,9 +183,10 @@ describe('the payouts list', { timeout: 30_000 }, () => {
     const dialog = await screen.findByTestId('payouts-run-dialog');
     const month = previousMonth(swissToday());
     const [year, number] = month.split('-');
-    expect((within(dialog).getByTestId('payouts-run-month') as HTMLInputElement).value).toBe(
-      `${number}.${year}`,
-    );
+    // The month picker loads with the first one that renders.
+    expect(
+      ((await within(dialog).findByTestId('payouts-run-month')) as HTMLInputElement).value,
+    ).toBe(`${number}.${year}`);
     await act(async () => {
       fireEvent.click(within(dialog).getByTestId('payouts-run-confirm'));
     });
@@ -211,11 +212,7 @@ describe('the payouts list', { timeout: 30_000 }, () => {
     // Nothing is sent before the question is answered, which names whom, when and how much.
     expect(seen.posts).toEqual([]);
     expect(
-      await screen.findByText(
-        "Approve Beat Brunner, October 2026, CHF 1'234.50?",
-        undefined,
-        TIMEOUT,
-      ),
+      await screen.findByText("Approve Beat Brunner, Oct 2026, CHF 1'234.50?", undefined, TIMEOUT),
     ).toBeTruthy();
     const confirm = await screen.findByRole('button', { name: 'app.payouts.page.actions.approve' });
     await act(async () => {

@@ -18,15 +18,16 @@ import {
   useTranslate,
 } from 'react-admin';
 import { pageSizeFor } from '../../auth/session.ts';
-import { formatChf, formatDate } from '../../i18n/format.ts';
+import { formatDate } from '../../i18n/format.ts';
 import { fieldFor, prefetchMeta } from '../../resources/fields.tsx';
 import { EnumInput, ReferencePicker } from '../../resources/inputs.tsx';
 import { getModel } from '../../resources/registry.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import type { FieldModel } from '../../schema/model.ts';
 import { resourceHref } from '../../shell/paths.ts';
-import { MonthInput } from './MonthPicker.tsx';
-import { chfOf, DEFAULT_FILTER, formatPeriod, type Payout, type PayoutStatus } from './model.ts';
+import { Amount, Month } from '../commissions/components.tsx';
+import { MonthInput } from '../commissions/MonthInput.tsx';
+import { DEFAULT_FILTER, type Payout, type PayoutStatus } from './model.ts';
 import { CreatePayoutButton, ExportPayoutsButton, RunPayoutsButton } from './PayoutDialogs.tsx';
 import { PayoutActions } from './PayoutActions.tsx';
 
@@ -67,8 +68,8 @@ function filters(): ReactElement[] {
       source="period"
       label={label('period')}
       alwaysOn
+      isFilter
       testId="payouts-filter-period"
-      sx={{ width: 190 }}
     />,
     <ReferencePicker key="userId" source="userId" reference="users" label={label('userId')} />,
     <EnumInput
@@ -108,20 +109,6 @@ function DateCell({ value }: { value: string | null | undefined }) {
   );
 }
 
-function PeriodCell({ period }: { period: string }) {
-  const locale = useLocale();
-  return (
-    <Typography
-      variant="body2"
-      component="span"
-      sx={{ whiteSpace: 'nowrap', fontWeight: 500 }}
-      data-testid="payout-period"
-    >
-      {formatPeriod(period, locale)}
-    </Typography>
-  );
-}
-
 export default function PayoutList() {
   const userColumn = fieldOf('userId');
   return (
@@ -145,7 +132,7 @@ export default function PayoutList() {
         <FunctionField<Payout>
           source="period"
           label={label('period')}
-          render={(record) => <PeriodCell period={record.period} />}
+          render={(record) => <Month month={record.period} />}
         />
         <FunctionField<Payout>
           source="status"
@@ -162,16 +149,7 @@ export default function PayoutList() {
           source="total"
           label={label('total')}
           textAlign="right"
-          render={(record) => (
-            <Typography
-              variant="body2"
-              component="span"
-              sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
-              data-testid="payout-total"
-            >
-              {formatChf(chfOf(record.total) ?? 0)}
-            </Typography>
-          )}
+          render={(record) => <Amount centimes={record.total ?? 0} testId="payout-total" />}
         />
         <FunctionField<Payout>
           source="approvedAt"

@@ -37,19 +37,14 @@ import {
 } from 'react-admin';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { TablePager } from '../../components/Pagers.tsx';
-import { formatChf, formatDate, formatDateTime, formatNumber } from '../../i18n/format.ts';
+import { formatDate, formatDateTime, formatNumber } from '../../i18n/format.ts';
 import { fieldFor } from '../../resources/fields.tsx';
 import { getModel } from '../../resources/registry.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { contractHref, resourceHref } from '../../shell/paths.ts';
-import {
-  chfOf,
-  type CommissionLine,
-  explainTexts,
-  formatPeriod,
-  type Payout,
-  userName,
-} from './model.ts';
+import { Amount, ExplainSteps, Month } from '../commissions/components.tsx';
+import { type CommissionLine, formatCentimes, formatMonth } from '../commissions/model.ts';
+import { type Payout, userName } from './model.ts';
 import { PayoutActions } from './PayoutActions.tsx';
 import { ExportButtons } from './PayoutDialogs.tsx';
 import { PayoutStatusChip } from './PayoutList.tsx';
@@ -123,15 +118,13 @@ function Lines({ payout }: { payout: Payout }) {
               const href = line.contractId
                 ? contractHref('admin', 'closure', 'show', line.contractId)
                 : undefined;
-              const steps = explainTexts(line.explain, translate);
-              const negative = line.amount < 0;
               return (
                 <TableRow key={line.id} data-testid="payout-line" sx={{ verticalAlign: 'top' }}>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
                     {formatDate(line.createdAt, locale)}
                   </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    {formatPeriod(line.period, locale)}
+                  <TableCell>
+                    <Month month={line.period} />
                   </TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
                     {href ? (
@@ -162,12 +155,8 @@ function Lines({ payout }: { payout: Payout }) {
                       </Typography>
                     ) : null}
                   </TableCell>
-                  <TableCell data-testid="payout-line-explain">
-                    {steps.map((text, at) => (
-                      <Typography key={at} variant="body2" component="div">
-                        {text}
-                      </Typography>
-                    ))}
+                  <TableCell>
+                    <ExplainSteps steps={line.explain} testId="payout-line-explain" />
                     {line.reason ? (
                       <Typography variant="caption" color="text.secondary" component="div">
                         {translate('app.payouts.page.reason', { reason: line.reason })}
@@ -177,16 +166,8 @@ function Lines({ payout }: { payout: Payout }) {
                   <TableCell align="right">
                     {line.stars === null ? '' : formatNumber(line.stars)}
                   </TableCell>
-                  <TableCell
-                    align="right"
-                    sx={{
-                      whiteSpace: 'nowrap',
-                      fontVariantNumeric: 'tabular-nums',
-                      color: negative ? 'error.main' : undefined,
-                    }}
-                    data-testid="payout-line-amount"
-                  >
-                    {formatChf(chfOf(line.amount))}
+                  <TableCell align="right">
+                    <Amount centimes={line.amount} testId="payout-line-amount" />
                   </TableCell>
                 </TableRow>
               );
@@ -203,12 +184,8 @@ function Lines({ payout }: { payout: Payout }) {
             {data.length > 0 && (
               <TableRow sx={{ '& td': { fontWeight: 600, borderBottom: 0 } }}>
                 <TableCell colSpan={7}>{translate('app.payouts.page.total')}</TableCell>
-                <TableCell
-                  align="right"
-                  sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
-                  data-testid="payout-lines-total"
-                >
-                  {formatChf(chfOf(payout.total) ?? 0)}
+                <TableCell align="right">
+                  <Amount centimes={payout.total ?? 0} strong testId="payout-lines-total" />
                 </TableCell>
               </TableRow>
             )}
@@ -246,7 +223,7 @@ function Page() {
   const userField = model.fields.find((field) => field.name === 'userId');
   const heading = translate('app.payouts.page.heading', {
     name: user ? userName(user) : '…',
-    period: formatPeriod(payout.period, locale),
+    period: formatMonth(payout.period, locale),
   });
   return (
     <Box sx={{ mt: 2, mb: 4 }} data-testid="payout-show" data-status={payout.status}>
@@ -271,10 +248,10 @@ function Page() {
           </Stack>
           <Box sx={GRID}>
             <Detail name="userId">{userField ? fieldFor(model, userField) : null}</Detail>
-            <Detail name="period">{formatPeriod(payout.period, locale)}</Detail>
+            <Detail name="period">{formatMonth(payout.period, locale)}</Detail>
             <Detail name="total">
               <Typography variant="h6" component="span">
-                {formatChf(chfOf(payout.total) ?? 0)}
+                {formatCentimes(payout.total ?? 0)}
               </Typography>
             </Detail>
             <Detail name="lineCount">{formatNumber(payout.lineCount ?? 0)}</Detail>
@@ -316,7 +293,7 @@ function Page() {
           <Stack direction="row" sx={{ alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
             <Typography variant="body2" color="text.secondary">
               {translate('app.payouts.page.export.month', {
-                period: formatPeriod(payout.period, locale),
+                period: formatMonth(payout.period, locale),
               })}
             </Typography>
             <ExportButtons period={payout.period} testIdPrefix="payout-export" />
