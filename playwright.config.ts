@@ -46,6 +46,8 @@ export default defineConfig({
       WEB_ROOT,
       DEMO_PASSWORD: 'E2e-Passw0rd!',
       APP_ENV: 'local',
+      // The e2e specs write their own commission data (server/demo/commissions.ts stays out).
+      DEMO_COMMISSIONS: '0',
     },
     stdout: 'pipe',
   },

@@ -44,7 +44,10 @@ interface TestBody {
   production_sum?: number;
 }
 
-/** Settles every closure (or those given) in batches of `batch`, each batch one transaction. */
+/**
+ * Settles every closure (or those given) in batches of `batch`, each batch one transaction (inside
+ * the caller's when it is given one, as the demo seeding does).
+ */
 export async function recomputeAll(
   db: DB,
   options: {
@@ -73,7 +76,9 @@ export async function recomputeAll(
   let written = 0;
   for (let at = 0; at < ids.length; at += size) {
     const chunk = ids.slice(at, at + size);
-    await db.transaction().execute(async (trx) => {
+    const run = (fn: (trx: DB) => Promise<void>) =>
+      db.isTransaction ? fn(db) : db.transaction().execute(fn);
+    await run(async (trx) => {
       for (const id of chunk) {
         const done = await settleContract(trx, id, {
           rules,

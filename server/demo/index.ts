@@ -6,6 +6,7 @@
 import { hashPassword } from '../auth/password.ts';
 import type { DB } from '../db/index.ts';
 import { seedDemoAppointments } from './appointments.ts';
+import { seedDemoCommissions } from './commissions.ts';
 import { seedDemoLeads } from './leads.ts';
 import { seedDemoContracts } from './contracts.ts';
 import { seedDemoCustomers } from './customers.ts';
@@ -258,7 +259,14 @@ const LEAD_SOURCES = [
 ] as const;
 
 /** Answers true when it loaded the demo, false when the demo was already there. */
-export async function seedDemo(db: DB, options: { password: string }): Promise<boolean> {
+/**
+ * `commissions: false` leaves the commission rules, lines and payouts out (API tests and e2e keep a
+ * ledger of their own: DEMO_COMMISSIONS=0).
+ */
+export async function seedDemo(
+  db: DB,
+  options: { password: string; commissions?: boolean },
+): Promise<boolean> {
   const existing = await db
     .selectFrom('users')
     .select('id')
@@ -326,6 +334,7 @@ export async function seedDemo(db: DB, options: { password: string }): Promise<b
     await seedDemoContracts(trx);
     await seedDemoAppointments(trx);
     await seedDemoLeads(trx);
+    if (options.commissions ?? process.env.DEMO_COMMISSIONS !== '0') await seedDemoCommissions(trx);
   });
   return true;
 }

@@ -116,7 +116,8 @@ export async function createTestApp(
   let app: FastifyInstance;
   try {
     await migrate(database);
-    if (options.seed !== false) await seedDemo(database.db, { password: DEMO_PASSWORD });
+    if (options.seed !== false)
+      await seedDemo(database.db, { password: DEMO_PASSWORD, commissions: false });
     app = await buildApp({
       database,
       models,

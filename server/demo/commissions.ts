@@ -1,0 +1,170 @@
+/**
+ * Demo commissions (issue 17): rules for the demo products at the typical broker rates of
+ * DOMAIN.md §2 (health at the legal caps, P&C a share of the annual premium, life of the
+ * production sum, a flat broker mandate, a portfolio rule for P&C), the demo closures settled by
+ * the engine (server/commissions/engine.ts), and payouts: the older half of the lines paid, the
+ * rest in a new payout of last month waiting for approval — so my commissions, commissions, payouts and the
+ * leaderboard show real figures on `npm start`.
+ */
+import { sql } from 'kysely';
+import { monthOf } from '../../src/schema/commissions.ts';
+import { swissToday } from '../../src/schema/swiss-time.ts';
+import { recomputeAll } from '../commissions/routes.ts';
+import type { DB } from '../db/index.ts';
+
+const P_AND_C = [7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21];
+
+const RULES = [
+  {
+    name: 'KVG Grundversicherung (pauschal, gesetzliche Obergrenze)',
+    product_ids: [1],
+    calculation_basis: 'flat',
+    flat_rate: 70,
+    stars: 1,
+    team_lead_stars: 0.25,
+    liability_months: 12,
+  },
+  {
+    name: 'VVG Zusatzversicherung (12 Monatsprämien)',
+    product_ids: [2],
+    calculation_basis: 'monthly_premium',
+    premium_amount: 12,
+    stars: 2,
+    team_lead_stars: 0.5,
+    liability_months: 12,
+  },
+  {
+    name: 'Grund- und Zusatzversicherung (10 Monatsprämien)',
+    product_ids: [3],
+    calculation_basis: 'monthly_premium',
+    premium_amount: 10,
+    stars: 3,
+    team_lead_stars: 0.5,
+    liability_months: 12,
+  },
+  {
+    name: 'Leben (2.5 % der Produktionssumme)',
+    product_ids: [4, 5, 6],
+    calculation_basis: 'production_sum',
+    premium_amount: 2.5,
+    stars: 5,
+    team_lead_stars: 1,
+    liability_months: 24,
+  },
+  {
+    name: 'Sach und Haftpflicht (12 % der Jahresprämie)',
+    product_ids: P_AND_C,
+    calculation_basis: 'annual_premium',
+    premium_amount: 12,
+    stars: 1,
+    team_lead_stars: 0.25,
+    liability_months: 12,
+  },
+  {
+    name: 'Maklermandat (pauschal)',
+    product_ids: [28],
+    calculation_basis: 'flat',
+    flat_rate: 100,
+    stars: 1,
+    team_lead_stars: 0,
+    liability_months: 0,
+  },
+  {
+    name: 'Übrige Produkte (5 % der Jahresprämie)',
+    product_ids: [],
+    calculation_basis: 'annual_premium',
+    premium_amount: 5,
+    stars: 1,
+    team_lead_stars: 0,
+    liability_months: 0,
+  },
+] as const;
+
+/** The month before a YYYY-MM. */
+function previousMonth(period: string): string {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
+}
+
+export async function seedDemoCommissions(db: DB): Promise<void> {
+  await db
+    .insertInto('commission_rules')
+    .values([
+      ...RULES.map((rule) => ({
+        ...rule,
+        product_ids: JSON.stringify(rule.product_ids),
+        available_from: '2015-01-01',
+        commission_type: 'acquisition',
+      })),
+      {
+        name: 'Sach und Haftpflicht, Bestandespflege (5 % der Jahresprämie)',
+        product_ids: JSON.stringify(P_AND_C),
+        calculation_basis: 'annual_premium',
+        premium_amount: 5,
+        available_from: '2015-01-01',
+        commission_type: 'portfolio',
+      },
+    ] as never)
+    .execute();
+  // Everyone's terms as the demo users have them, from the start (the engine pays by them).
+  await sql`insert into user_terms (user_id, valid_from, chf_per_star, star_health, share_of_mandate_business, closures_pass_on_rate, payment_type)
+    select id, date '1900-01-01', chf_per_star, star_health, share_of_mandate_business, closures_pass_on_rate, payment_type from users
+    on conflict (user_id, valid_from) do nothing`.execute(db);
+  await recomputeAll(db, { reason: 'contractChanged' });
+
+  // Payouts: the older half of the payable lines paid (their payout dated by the month they end
+  // in), the rest waiting in a new payout of last month.
+  const last = previousMonth(monthOf(swissToday()));
+  const periods = (
+    await db
+      .selectFrom('commission_lines')
+      .select('period')
+      .distinct()
+      .where('status', '=', 'ready_present')
+      .where('user_id', 'is not', null)
+      .where('period', '<', last)
+      .orderBy('period')
+      .execute()
+  ).map((row) => row.period);
+  const paidUntil = periods[Math.floor(periods.length / 2)] ?? previousMonth(last);
+  for (const [period, status] of [
+    [paidUntil, 'paid'],
+    [last, 'new'],
+  ] as const) {
+    const users = await db
+      .selectFrom('commission_lines')
+      .select(['user_id'])
+      .select((eb) => [
+        eb.fn.sum<number>('amount').as('total'),
+        eb.fn.countAll<number>().as('count'),
+      ])
+      .where('status', '=', 'ready_present')
+      .where('user_id', 'is not', null)
+      .where('period', '<=', period)
+      .groupBy('user_id')
+      .execute();
+    for (const row of users) {
+      if (row.user_id === null) continue;
+      const total = Math.round(Number(row.total) / 5) * 5;
+      const payout = await db
+        .insertInto('payouts')
+        .values({
+          user_id: row.user_id,
+          period,
+          status,
+          total,
+          line_count: Number(row.count),
+          ...(status === 'paid' ? { approved_at: sql`now()`, paid_at: sql`now()` } : {}),
+        } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable('commission_lines')
+        .set({ status: status === 'paid' ? 'paid' : 'in_payout', payout_id: payout.id })
+        .where('status', '=', 'ready_present')
+        .where('user_id', '=', row.user_id)
+        .where('period', '<=', period)
+        .execute();
+    }
+  }
+}
