@@ -239,13 +239,12 @@ export const ROUTES: RouteEntry[] = [
     label: 'app.menu.commissionRules',
     icon: RuleIcon,
   }),
-  // Manual ledger lines (bonus, advance, correction): the resource's views at its generic
-  // admin paths (`assigned-single-payments`, `/new`, `/{id}/edit`), for manage-commissions.
+  // Manual ledger lines (bonus, advance, correction; src/custom/commissions/SinglePayments.tsx).
   ...crud('assigned-single-payments', {
     group: 'commissions',
     label: 'app.menu.assignedSinglePayments',
     icon: PaymentsIcon,
-  }).map((entry): RouteEntry => ({ ...entry, permission: 'manage-commissions' })),
+  }),
   // Payouts (src/custom/payouts/): the list (default status 'new') and a payout's page with its
   // lines (not a spec route: `payouts/{id}`).
   {

@@ -42,6 +42,8 @@ export const RESOURCE_PATHS = {
   // (closures and non-closures apart, see contractRoute).
   contracts: { areas: BOTH, kinds: ['list', 'show'] },
   'commission-rules': { areas: ADMIN, kinds: NO_SHOW, permission: 'manage-commission-rules' },
+  // Manual ledger lines (bonus, advance, correction; issue 17): list, new, edit.
+  'assigned-single-payments': { areas: ADMIN, kinds: NO_SHOW, permission: 'manage-commissions' },
   companies: { areas: ADMIN, kinds: NO_SHOW },
   'lead-sources': { areas: ADMIN, kinds: NO_SHOW },
   // Not in the spec: the back office's list of people not to contact (issue 16).

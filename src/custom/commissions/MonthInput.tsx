@@ -19,13 +19,22 @@ export interface MonthInputProps {
   alwaysOn?: boolean;
   /** data-testid of the text input. */
   testId?: string;
+  /** The width of its place (a form's grid cell) instead of a filter's. */
+  fullWidth?: boolean;
 }
 
 const Picker = lazy(() => import('./MonthPicker.tsx'));
 
 export function MonthInput({ alwaysOn: _alwaysOn, ...props }: MonthInputProps) {
   return (
-    <Suspense fallback={<Box aria-busy="true" sx={{ height: 48, mt: 1, mb: 0.5, width: 190 }} />}>
+    <Suspense
+      fallback={
+        <Box
+          aria-busy="true"
+          sx={{ height: 48, mt: 1, mb: 0.5, width: props.fullWidth ? '100%' : 190 }}
+        />
+      }
+    >
       <Picker {...props} />
     </Suspense>
   );

@@ -24,7 +24,16 @@ const wholeMonth: Validator = (value) =>
 const toDate = (value: unknown): Dayjs | null => (isMonth(value) ? dayjs(`${value}-01`) : null);
 
 export default function MonthPickerInput(props: MonthInputProps) {
-  const { source, label, validate, helperText, isFilter = false, disabled, testId } = props;
+  const {
+    source,
+    label,
+    validate,
+    helperText,
+    isFilter = false,
+    disabled,
+    testId,
+    fullWidth,
+  } = props;
   const validators = useMemo(
     () => [wholeMonth, ...(Array.isArray(validate) ? validate : validate ? [validate] : [])],
     [validate],
@@ -85,7 +94,8 @@ export default function MonthPickerInput(props: MonthInputProps) {
             size: 'small',
             margin: 'dense',
             variant: 'filled',
-            sx: { width: 190 },
+            fullWidth,
+            sx: fullWidth ? undefined : { width: 190 },
             inputProps: testId ? { 'data-testid': testId } : undefined,
             helperText:
               helperText === false && !error ? undefined : (

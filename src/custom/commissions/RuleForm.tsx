@@ -193,9 +193,10 @@ function RuleSections() {
             </Typography>
             <Box sx={GRID}>
               {fields.map((field) => (
+                // A field the basis hides takes no cell (display: contents).
                 <Box
                   key={field.name}
-                  sx={WIDE.has(field.name) ? { gridColumn: '1 / -1' } : undefined}
+                  sx={WIDE.has(field.name) ? { gridColumn: '1 / -1' } : { display: 'contents' }}
                 >
                   <FieldInput name={field.name} />
                 </Box>

@@ -7,7 +7,7 @@
  * is a reversal plus a new line, refused (409, the reason as a notification) once the line is in a
  * payout not yet paid.
  */
-import { InputAdornment } from '@mui/material';
+import { Box, InputAdornment } from '@mui/material';
 import {
   Create,
   CreateButton,
@@ -134,11 +134,19 @@ export function SinglePaymentList() {
 
 const AMOUNT_VALIDATORS = validatorsFor(fieldOf('amount').schema, true);
 const PERIOD_VALIDATORS = validatorsFor({ type: 'string' }, true);
+const REASON_VALIDATORS = validatorsFor(fieldOf('reason').schema, true);
+
+const GRID = {
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))',
+  columnGap: 2,
+  width: '100%',
+} as const;
 
 function PaymentInputs() {
   const translate = useTranslate();
   return (
-    <>
+    <Box sx={GRID}>
       <ReferencePicker
         source="userId"
         reference="users"
@@ -164,9 +172,19 @@ function PaymentInputs() {
         label={label('period')}
         validate={PERIOD_VALIDATORS}
         testId="payment-period"
+        fullWidth
       />
-      {inputFor(model(), fieldOf('reason'))}
-    </>
+      <Box sx={{ gridColumn: '1 / -1' }}>
+        <TextInput
+          source="reason"
+          label={label('reason')}
+          validate={REASON_VALIDATORS}
+          multiline
+          minRows={2}
+          fullWidth
+        />
+      </Box>
+    </Box>
   );
 }
 
