@@ -76,6 +76,8 @@ export default function LeaderboardCharts({
       {answer.buckets.length > 1 ? (
         <LineChart
           height={360}
+          // Room for the last month's name beside the plot.
+          margin={{ right: 24 }}
           colors={COLORS}
           grid={{ horizontal: true }}
           xAxis={[axis]}

@@ -42,7 +42,6 @@ import { lazy, Suspense, useState } from 'react';
 import { Loading, Title, useLocale, useTranslate } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { getStoredUser } from '../../auth/session.ts';
-import { DateFilterField } from '../../components/DateFilterField.tsx';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
 import { formatChf, formatDate, formatNumber } from '../../i18n/format.ts';
 import { enumKey } from '../../schema/labels.ts';
@@ -67,6 +66,12 @@ import {
 } from './model.ts';
 
 const LeaderboardCharts = lazy(() => import('./LeaderboardCharts.tsx'));
+// The date pickers come only with a custom range.
+const DateFilterField = lazy(() =>
+  import('../../components/DateFilterField.tsx').then((module) => ({
+    default: module.DateFilterField,
+  })),
+);
 
 const MEDAL_COLORS: Record<Medal, string> = {
   gold: '#c9a227',
@@ -347,7 +352,7 @@ export default function LeaderboardPage() {
               ))}
             </ToggleButtonGroup>
             {filters.range === 'custom' && (
-              <>
+              <Suspense fallback={<Box sx={{ width: 376, height: 40 }} />}>
                 <DateFilterField
                   label={translate('app.leaderboard.page.from')}
                   value={filters.from}
@@ -366,7 +371,7 @@ export default function LeaderboardPage() {
                   testId="leaderboard-until"
                   sx={{ width: 180 }}
                 />
-              </>
+              </Suspense>
             )}
             <TextField
               select

@@ -157,7 +157,9 @@ function Lines({ payout }: { payout: Payout }) {
                   </TableCell>
                   <TableCell>
                     <ExplainSteps steps={line.explain} testId="payout-line-explain" />
-                    {line.reason ? (
+                    {line.reason &&
+                    // A single payment's explanation names its reason already.
+                    !(line.explain ?? []).some((step) => step.params?.reason === line.reason) ? (
                       <Typography variant="caption" color="text.secondary" component="div">
                         {translate('app.payouts.page.reason', { reason: line.reason })}
                       </Typography>
