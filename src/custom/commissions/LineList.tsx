@@ -252,7 +252,7 @@ function Summary({ fixed }: { fixed: Record<string, unknown> }) {
 }
 
 /** The month the line counts for, and the day it was written. */
-function PeriodField(_props: { label: string; sortBy: string }) {
+function PeriodField(_props: { source: string; label: string; sortBy: string }) {
   const locale = useLocale();
   return (
     <FunctionField<CommissionLine>
@@ -269,7 +269,7 @@ function PeriodField(_props: { label: string; sortBy: string }) {
 }
 
 /** The contract (a link to its page) and its customer; a single payment's reason instead. */
-function ContractField(_props: { label: string; sortable?: boolean }) {
+function ContractField(_props: { source: string; label: string; sortable?: boolean }) {
   const area = useArea();
   return (
     <FunctionField<CommissionLine>
@@ -294,7 +294,7 @@ function ContractField(_props: { label: string; sortable?: boolean }) {
               variant="caption"
               color="text.secondary"
               component="span"
-              sx={{ overflowWrap: 'anywhere' }}
+              sx={{ overflowWrap: 'break-word' }}
             >
               {line.customerName ?? line.reason ?? ''}
             </Typography>
@@ -306,7 +306,7 @@ function ContractField(_props: { label: string; sortable?: boolean }) {
 }
 
 /** Who earns the line: a person, a sub-broker, or the brokerage (the courtage). */
-function EarnerField(_props: { label: string; sortBy: string }) {
+function EarnerField(_props: { source: string; label: string; sortBy: string }) {
   const translate = useTranslate();
   return (
     <FunctionField<CommissionLine>
@@ -397,11 +397,19 @@ export function LineList({
         sx={{
           '& td': { py: 0.75 },
           '& td.column-amount, & th.column-amount': { textAlign: 'right' },
+          // On a tablet the table scrolls inside its card rather than breaking names and dates.
+          '& td.column-period, & td.column-amount, & td.column-status, & td.column-kind': {
+            whiteSpace: 'nowrap',
+          },
+          '& td.column-contractId': { minWidth: 150 },
+          '& td.column-userId': { minWidth: 130 },
         }}
       >
-        <PeriodField label={label('period')} sortBy="period" />
-        {scope === 'all' ? <EarnerField label={label('userId')} sortBy="userId" /> : null}
-        <ContractField label={label('contractId')} sortable={false} />
+        <PeriodField source="period" label={label('period')} sortBy="period" />
+        {scope === 'all' ? (
+          <EarnerField source="userId" label={label('userId')} sortBy="userId" />
+        ) : null}
+        <ContractField source="contractId" label={label('contractId')} sortable={false} />
         <FunctionField<CommissionLine>
           source="kind"
           label={label('kind')}
