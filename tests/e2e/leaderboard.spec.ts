@@ -7,6 +7,7 @@
  * one else's CHF ('–'), as the API answers them; someone who manages commissions sees everyone's.
  * With SHOTS=<folder>, screenshots at 1366×768.
  */
+import { AxeBuilder } from '@axe-core/playwright';
 import { type APIRequestContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { login, PASSWORD } from './helpers.ts';
 
@@ -55,6 +56,20 @@ async function shot(page: Page, name: string) {
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(600);
   await page.screenshot({ path: `${SHOTS}/${name}.png` });
+}
+
+/** No serious or critical accessibility violation (axe, WCAG 2.x A and AA) on the page as it is. */
+async function accessible(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const blocking = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      targets: violation.nodes.map((node) => node.target.join(' ')).slice(0, 5),
+    }));
+  expect(blocking).toEqual([]);
 }
 
 /** Today in Zurich, 'YYYY-MM-DD'. */
@@ -156,6 +171,7 @@ test('defaults applied, range and section switched, kept in the address', async 
   await expect(chart.locator('path.MuiLineElement-root').first()).toBeAttached();
   await expect(page.getByTestId('leaderboard-table')).toHaveCount(0);
   await shot(page, 'leaderboard-charts');
+  await accessible(page);
 
   // A reload keeps the choice.
   await page.reload();
@@ -203,6 +219,7 @@ test('a consultant sees their own row highlighted and no one else’s CHF', asyn
   // Medals for the first three ranks.
   await expect(rows.first().getByTestId('leaderboard-medal')).toHaveAttribute('data-medal', 'gold');
   await shot(page, 'leaderboard-consultant');
+  await accessible(page);
 
   // Who manages commissions sees everyone's CHF.
   await login(page, ADMIN);

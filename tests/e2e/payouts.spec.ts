@@ -7,6 +7,7 @@
  * month's export as CSV with the payout in it. With SHOTS=<folder>, screenshots at 1366×768.
  */
 import fs from 'node:fs';
+import { AxeBuilder } from '@axe-core/playwright';
 import { type APIRequestContext, expect as baseExpect, type Page, test } from '@playwright/test';
 import { login, PASSWORD } from './helpers.ts';
 
@@ -46,6 +47,20 @@ async function shot(page: Page, name: string) {
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(400);
   await page.screenshot({ path: `${SHOTS}/${name}.png` });
+}
+
+/** No serious or critical accessibility violation (axe, WCAG 2.x A and AA) on the page as it is. */
+async function accessible(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const blocking = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      targets: violation.nodes.map((node) => node.target.join(' ')).slice(0, 5),
+    }));
+  expect(blocking).toEqual([]);
 }
 
 /** Types a month into a month picker ('MMYYYY'; the picker writes MM.YYYY). */
@@ -118,6 +133,7 @@ test('run a month, approve and pay a payout, its statement as PDF', async ({ pag
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('payout-total')).toHaveText('CHF 200.05');
   await shot(page, 'payouts-list');
+  await accessible(page);
 
   // Its page: the lines with their amounts.
   await row.getByTestId('payout-total').click();
@@ -128,6 +144,7 @@ test('run a month, approve and pay a payout, its statement as PDF', async ({ pag
   await expect(page.getByTestId('payout-line-amount')).toHaveText(['CHF 123.45', 'CHF 76.60']);
   await expect(page.getByTestId('payout-lines-total')).toHaveText('CHF 200.05');
   await shot(page, 'payout-show-new');
+  await accessible(page);
 
   // Approve (asked first), then mark paid.
   await page.getByTestId('payout-approve').click();

@@ -39,10 +39,14 @@ const fieldOf = (name: string): FieldModel => {
 };
 const label = (name: string) => fieldLabelKey('payouts', name);
 
-const STATUS_COLORS: Record<PayoutStatus, 'info' | 'warning' | 'success'> = {
-  new: 'info',
-  approved: 'warning',
-  paid: 'success',
+/** Chip looks of the statuses: readable on white (WCAG AA contrast: the theme's dark blue, green). */
+const STATUS_LOOKS: Record<
+  PayoutStatus,
+  { color: 'primary' | 'success'; variant: 'filled' | 'outlined' }
+> = {
+  new: { color: 'primary', variant: 'filled' },
+  approved: { color: 'primary', variant: 'outlined' },
+  paid: { color: 'success', variant: 'filled' },
 };
 
 export function PayoutStatusChip({ status }: { status: PayoutStatus | null | undefined }) {
@@ -51,8 +55,7 @@ export function PayoutStatusChip({ status }: { status: PayoutStatus | null | und
   return (
     <Chip
       size="small"
-      color={STATUS_COLORS[status]}
-      variant={status === 'paid' ? 'outlined' : 'filled'}
+      {...STATUS_LOOKS[status]}
       label={translate(enumKey('payoutStatus', status))}
       data-testid="payout-status-chip"
       data-status={status}
