@@ -12,6 +12,7 @@ import { type APIRequestContext, expect as baseExpect, type Page, test } from '@
 import { login, PASSWORD } from './helpers.ts';
 
 const ADMIN = 'admin@demo.gscrm.ch';
+const CONSULTANT = 'consultant@demo.gscrm.ch';
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
 const SHOTS = process.env.SHOTS;
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -188,4 +189,71 @@ test('run a month, approve and pay a payout, its statement as PDF', async ({ pag
   const text = fs.readFileSync((await csv.path()) ?? '', 'utf8');
   expect(text).toContain(consultant2Name);
   expect(text).toContain(String(consultant2.last_name));
+});
+
+test('one payout for a user and month: refused while nothing is ready, made, deleted', async ({
+  page,
+  request,
+}) => {
+  const token = await tokenOf(request);
+  const stamp = Date.now().toString(36);
+  // Another old month (2000–2008) of its own.
+  const month = `200${Date.now() % 9}-${String(1 + (Math.floor(Date.now() / 7) % 12)).padStart(2, '0')}`;
+  const users = await api<Row[]>(request, token, 'GET', 'users?per_page=100');
+  const consultant = users.find((user) => user.email === CONSULTANT)!;
+
+  await login(page, ADMIN);
+  await page.goto('/admin/payouts');
+  await page.getByTestId('payouts-create').click();
+  const dialog = page.getByTestId('payouts-create-dialog');
+  await expect(dialog).toBeVisible();
+  const person = dialog.getByRole('combobox');
+  await person.fill(String(consultant.last_name));
+  await page
+    .getByRole('option', {
+      name: `${String(consultant.first_name)} ${String(consultant.last_name)}`,
+    })
+    .click();
+  await typeMonth(page, 'payouts-create-month', month);
+
+  // Nothing ready up to that month: refused beside the person, the dialog stays.
+  const refused = page.waitForResponse(
+    (answer) =>
+      new URL(answer.url()).pathname === '/api/payouts' && answer.request().method() === 'POST',
+  );
+  await dialog.getByTestId('payouts-create-confirm').click();
+  expect((await refused).status()).toBe(422);
+  await expect(dialog.locator('.MuiFormHelperText-root.Mui-error')).toHaveCount(1);
+  await expect(person).toHaveAttribute('aria-invalid', 'true');
+  await shot(page, 'payouts-create-refused');
+
+  // A ready line of that month: the payout is made and opens.
+  await api(request, token, 'POST', 'assigned-single-payments', {
+    user_id: consultant.id,
+    kind: 'bonus',
+    amount: 50,
+    period: month,
+    reason: `E2E one ${stamp}`,
+  });
+  await dialog.getByTestId('payouts-create-confirm').click();
+  await expect(page).toHaveURL(/\/admin\/payouts\/\d+$/);
+  const id = Number(new URL(page.url()).pathname.split('/').pop());
+  await expect(page.getByTestId('payout-show')).toHaveAttribute('data-status', 'new');
+  await expect(page.getByTestId('payout-line-amount')).toHaveText(['CHF 50.00']);
+
+  // Deleted (asked first): back to the list, its line ready again.
+  await page.getByTestId('payout-delete').click();
+  await page.getByRole('dialog').getByRole('button').last().click();
+  await expect(page).toHaveURL(/\/admin\/payouts$/);
+  const gone = await request.get(`/api/payouts/${id}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  expect(gone.status()).toBe(404);
+  const lines = await api<Row[]>(
+    request,
+    token,
+    'GET',
+    `commission-lines?user_id=${consultant.id}&period=${month}`,
+  );
+  expect(lines.map((line) => [line.status, line.payout_id])).toEqual([['ready_present', null]]);
 });
