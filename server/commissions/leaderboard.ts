@@ -25,8 +25,11 @@
  * Everyone signed in may look; `chf` is null except on the viewer's own row, unless the viewer
  * holds manage-commissions.
  *
- * Cost: one grouped statement over the period's contracts (the signing date's index, the lines by
- * contract), aggregated by the database per user (and bucket); the ranking of those few rows here.
+ * Cost: one grouped statement over the period's contracts (the signing date's index, then each
+ * contract's lines by the contract's index), aggregated by the database per user (and bucket); the
+ * ranking of those few rows here. Measured with 300,000 contracts over three years (345,000 lines,
+ * 40 consultants; a loaded 2-CPU machine): a month 65 ms on PGlite / 48 ms on PostgreSQL, a week or
+ * one product group's month 27 / 14 ms, a quarter 186 / 101 ms, a year 0.68 / 0.38 s.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
@@ -174,8 +177,12 @@ async function figuresOf(
       : bucket === 'month'
         ? sql`to_char(${CONTRACT_DAY}, 'YYYY-MM')`
         : sql`''`;
-  const group = insurance === 'overall' ? sql`` : sql`and c.product_group = ${insurance}`;
+  // `(…) is true`: a test no index can answer, so that no plan ANDs the kind or product-group
+  // index (half a table) into each contract's probe (PGlite keeps no statistics, and did).
+  const group = insurance === 'overall' ? sql`` : sql`and (c.product_group = ${insurance}) is true`;
   const consultant = sql`l.kind = 'consultant'`;
+  // Each contract of the period, then its lines by the contract's index (lateral: one probe per
+  // contract, whatever the planner would guess of the range without statistics).
   const query = sql<{
     user_id: number;
     bucket: string;
@@ -189,17 +196,21 @@ async function figuresOf(
       coalesce(sum(production) filter (where closing), 0) as production,
       sum(chf) as chf
     from (
-      select l.user_id, l.contract_id, ${bucketOf} as bucket,
-        coalesce(sum(l.stars) filter (where ${consultant}), 0) as stars,
-        (coalesce(sum(l.stars) filter (where ${consultant}), 0) > 0
-          or coalesce(sum(l.amount) filter (where ${consultant}), 0) > 0) as closing,
-        sum(l.amount) as chf,
-        max(c.production_sum) as production
+      select x.user_id, ${bucketOf} as bucket, x.stars, x.closing, x.chf,
+        c.production_sum as production
       from contracts c
-      join commission_lines l on l.contract_id = c.id
-      where l.kind in ('consultant', 'team_lead') and l.user_id is not null
-        and ${contractIn(range)} ${group}
-      group by l.user_id, l.contract_id, 3
+      cross join lateral (
+        select l.user_id,
+          coalesce(sum(l.stars) filter (where ${consultant}), 0) as stars,
+          (coalesce(sum(l.stars) filter (where ${consultant}), 0) > 0
+            or coalesce(sum(l.amount) filter (where ${consultant}), 0) > 0) as closing,
+          sum(l.amount) as chf
+        from commission_lines l
+        where l.contract_id = c.id
+          and (l.kind in ('consultant', 'team_lead') and l.user_id is not null) is true
+        group by l.user_id
+      ) x
+      where ${contractIn(range)} ${group}
     ) per_contract
     group by user_id, bucket`;
   // As the reports: PostgreSQL's JIT would cost more than this query (`set local`: this one only).
