@@ -34,14 +34,25 @@ const COLUMNS = [
 
 type Cell = (typeof COLUMNS)[number]['key'];
 
-/** Letters without a decomposition whose plain letter reads well enough. */
-const STROKED: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i' };
+/** Characters without a decomposition whose plain form reads well enough. */
+const STROKED: Record<string, string> = {
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  ı: 'i',
+  '\u2212': '-', // the minus sign of the explain texts
+};
 
 /** Text the font can write: accents dropped where that helps, anything else '?'. */
 function writable(font: PDFFont, text: string): string {
   const known = new Set(font.getCharacterSet());
   let out = '';
-  for (const char of text.replace(/[\u00A0\u2007\u202F\u2009]/g, ' ')) {
+  // An amount stays on one line with its currency (a no-break space, which the font has).
+  const kept = text.replace(/[\u2007\u202F\u2009]/g, ' ').replace(/CHF (?=[-−\d])/g, 'CHF\u00A0');
+  for (const char of kept) {
     const code = char.codePointAt(0) ?? 0;
     if (known.has(code) || char === '\n') {
       out += char;
@@ -58,7 +69,7 @@ function wrap(font: PDFFont, text: string, width: number, size = SIZE): string[]
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+    for (const word of paragraph.split(/[ \t]+/).filter(Boolean)) {
       const candidate = line ? `${line} ${word}` : word;
       if (font.widthOfTextAtSize(candidate, size) <= width) {
         line = candidate;

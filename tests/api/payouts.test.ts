@@ -111,7 +111,7 @@ function pdfText(bytes: Buffer): string {
     for (const hex of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g))
       texts.push(Buffer.from(hex[1] ?? '', 'hex').toString('latin1'));
   }
-  return texts.join(' ');
+  return texts.join(' ').replace(/\u00A0/g, ' ');
 }
 
 beforeAll(async () => {
@@ -403,6 +403,7 @@ describe('the statement', () => {
           params: { rule: 'KVG Grundversicherung', version: 2 },
         },
         { key: 'app.commissions.explain.stars', params: { stars: 2, rate: 150, amount: 300 } },
+        { key: 'app.commissions.explain.passOnDeducted', params: { percent: 30, amount: 90 } },
       ],
     });
     await line({
@@ -457,6 +458,9 @@ describe('the statement', () => {
     expect(text).toContain('CHF -50.00');
     expect(text).toContain('Doppelt erfasst');
     expect(text).toContain('CHF 250.00'); // the total
+    // The explain texts' minus sign (U+2212) is not in Windows-1252: written as a hyphen.
+    expect(text).toContain('- CHF 90.00');
+    expect(text).not.toContain('?');
   });
 
   it('takes another language when asked, and runs over pages', async () => {
