@@ -31,6 +31,7 @@ import type { ResourceHooks } from '../crud/hooks.ts';
 import {
   assertExpectedVersion,
   conflictSchema,
+  etagOf,
   expectedVersion,
   VersionConflict,
 } from '../crud/write.ts';
@@ -269,7 +270,7 @@ export async function payoutRoutes(app: FastifyInstance): Promise<void> {
             if (step.to === 'paid') await payLines(trx, Number(current.id));
             return updated;
           });
-          return reply.send({ data: row });
+          return reply.header('etag', etagOf(row)).send({ data: row });
         } catch (error) {
           if (error instanceof VersionConflict) return reply.status(409).send(error.answer);
           throw error;

@@ -244,6 +244,9 @@ describe('new → approved → paid', () => {
 
     const approved = await call('POST', `/api/payouts/${id}/approve`, ADMIN, {});
     expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.headers.etag).toBe(
+      `"${String((approved.json() as { data: Row }).data.version)}"`,
+    );
     const approvedRow = (approved.json() as { data: Row }).data;
     expect(approvedRow).toMatchObject({ status: 'approved', approved_by: users[ADMIN] });
     expect(typeof approvedRow.approved_at).toBe('string');
