@@ -235,14 +235,7 @@ async function principalOf(email: string) {
 }
 
 // Resources no client creates (feedbacks) are covered by their feature's tests (samples.ts).
-/**
- * Resources whose records are made from others, with their CRUD tested on their own: a payout
- * gathers a user's ready ledger lines and only its note changes (tests/api/payouts.test.ts).
- */
-const OWN_CRUD_TESTS = new Set(['payouts']);
-const creatable = models.filter(
-  (model) => createdByClients(model) && !OWN_CRUD_TESTS.has(model.name),
-);
+const creatable = models.filter(createdByClients);
 
 describe.each(creatable.map((model) => [model.name, model] as const))('/api/%s', (_name, model) => {
   const base = `/api/${model.name}`;

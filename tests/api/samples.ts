@@ -378,7 +378,14 @@ async function appointmentRules(body: Row): Promise<void> {
  * (tests/api/feedback.test.ts).
  */
 export const createdByClients = (model: ResourceModel): boolean =>
-  model.permissions.create !== 'nobody';
+  model.permissions.create !== 'nobody' && !MADE_FROM_OTHERS.has(model.name);
+
+/**
+ * Resources a client creates, but only from other records, with their CRUD tested on their own:
+ * a payout gathers a user's ready ledger lines (tests/api/payouts.test.ts); generic tests that
+ * need one insert it.
+ */
+const MADE_FROM_OTHERS = new Set(['payouts']);
 
 /**
  * `body[column]` names a record whose `owner` column must equal `body.customer_id`: another one of

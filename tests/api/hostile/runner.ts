@@ -246,6 +246,21 @@ async function databaseTarget(
   model: ResourceModel,
   targets: Map<string, number>,
 ): Promise<number | undefined> {
+  if (model.name === 'payouts') {
+    // A payout is made from ready ledger lines; an empty one of a month long past serves here.
+    const user = await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'consultant@demo.gscrm.ch')
+      .executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .insertInto('payouts')
+      .values({ user_id: user.id, period: '1999-01', status: 'new', total: 0, line_count: 0 })
+      .onConflict((conflict) => conflict.columns(['user_id', 'period']).doUpdateSet({ note: null }))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
   const appointment = targets.get('appointments');
   if (model.name !== 'feedbacks' || appointment === undefined) return undefined;
   const row = await t.database.db
