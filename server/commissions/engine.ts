@@ -48,7 +48,8 @@ import { BROKER_MANDATE_PRODUCT_ID } from '../../src/schema/catalogue.ts';
 import { swissToday } from '../../src/schema/swiss-time.ts';
 import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
-import { jsonValue } from '../contracts/rules.ts';
+import { jsonValue, listOf, objectOf } from '../contracts/rules.ts';
+import { dateText as dateOf } from '../customers/rules.ts';
 import { loadRules } from './rules.ts';
 import { type Terms, termsOf, termsOn } from './terms.ts';
 
@@ -100,21 +101,7 @@ interface ContractFacts {
   subBrokerId: number | null;
 }
 
-const dateText = (value: unknown): string | null => {
-  if (value === null || value === undefined || value === '') return null;
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  return String(value).slice(0, 10);
-};
-const objectOf = (value: unknown): Record<string, unknown> => {
-  const parsed = jsonValue(value);
-  return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-    ? (parsed as Record<string, unknown>)
-    : {};
-};
-const listOf = (value: unknown): Array<Record<string, unknown>> => {
-  const parsed = jsonValue(value);
-  return Array.isArray(parsed) ? (parsed as Array<Record<string, unknown>>) : [];
-};
+const dateText = (value: unknown): string | null => dateOf(value) ?? null;
 
 /** The facts of a contract the engine needs (its customer's and insured person's included). */
 export async function contractFacts(db: DB, contractId: number): Promise<ContractFacts | null> {
@@ -223,8 +210,8 @@ export function caseOf(facts: ContractFacts): RuleCase | null {
 export interface Context {
   rules: RuleMatch[];
   today: string;
-  /** Users' role, leader and whether the leader leads a team, by id. */
-  users: Map<number, { role: string; leader: number | null; isTeamLead: boolean }>;
+  /** The consultant's role and team leader, by id. */
+  users: Map<number, { role: string; leader: number | null }>;
   terms: Map<number, Terms>;
   /** The call-centre user who booked the appointment the closure came from, if any. */
   bookedBy: number | null;
@@ -563,20 +550,16 @@ export async function contextFor(
   const rules = options.rules ?? (await loadRules(db));
   const signing = facts.signingDate ?? today;
   const userIds: number[] = [];
-  const users = new Map<number, { role: string; leader: number | null; isTeamLead: boolean }>();
+  const users = new Map<number, { role: string; leader: number | null }>();
   let bookedBy: number | null = null;
   if (facts.consultantId) {
     const consultant = await db
       .selectFrom('users')
-      .select(['id', 'role', 'leader', 'is_sales_teamlead'])
+      .select(['id', 'role', 'leader'])
       .where('id', '=', facts.consultantId)
       .executeTakeFirst();
     if (consultant) {
-      users.set(consultant.id, {
-        role: consultant.role,
-        leader: consultant.leader,
-        isTeamLead: consultant.is_sales_teamlead === true,
-      });
+      users.set(consultant.id, { role: consultant.role, leader: consultant.leader });
       userIds.push(consultant.id);
       if (consultant.leader) userIds.push(consultant.leader);
     }

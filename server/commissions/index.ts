@@ -21,7 +21,7 @@ import { releaseStarted, settleContract, settleDeletedContract } from './engine.
 import { leaderboardRoutes } from './leaderboard.ts';
 import { commissionLineHooks, lineRoutes, singlePaymentHooks } from './lines.ts';
 import { payoutHooks, payoutRoutes } from './payouts.ts';
-import { recomputeAll, engineRoutes } from './routes.ts';
+import { anniversariesDue, engineRoutes, recomputeAll } from './routes.ts';
 import { commissionRuleHooks } from './rules.ts';
 import { recordTerms } from './terms.ts';
 
@@ -55,9 +55,9 @@ export default async function commissions(app: FastifyInstance): Promise<void> {
     { retryLimit: 2, retryDelay: 60, expireInSeconds: 3600 },
     async () => {
       await releaseStarted(app.db);
-      // Portfolio years that began since: settle the closures with a portfolio rule's case again
-      // (unchanged results write nothing).
-      await recomputeAll(app.db, { reason: 'contractChanged' });
+      // Contract years that began: their closures settled again for the portfolio lines.
+      const ids = await anniversariesDue(app.db);
+      if (ids.length > 0) await recomputeAll(app.db, { ids, reason: 'contractChanged' });
     },
   );
   app.jobs.schedule('commissions.daily', DAILY_CRON, {});

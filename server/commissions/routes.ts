@@ -7,6 +7,7 @@
  * - the batch itself (`recomputeAll`), used by the route, the daily job and the benchmark.
  */
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import {
   ageOn,
   capOf,
@@ -92,6 +93,27 @@ export async function recomputeAll(
     });
   }
   return { contracts: ids.length, reversed, written };
+}
+
+/**
+ * Closures with a contract year that began in the last week (the latest anniversary of the start
+ * up to today), still running: the nightly job settles these again for their portfolio lines —
+ * a week, so a night the job missed is caught up; settling twice writes nothing.
+ */
+export async function anniversariesDue(db: DB, today = swissToday()): Promise<number[]> {
+  const rows = await db
+    .selectFrom('contracts')
+    .select('id')
+    .where('contract_type', '=', 'closure')
+    .where('start_date', 'is not', null)
+    .where('start_date', '<=', today)
+    .where((eb) => eb.or([eb('end_date', 'is', null), eb('end_date', '>', today)]))
+    .where(
+      sql<boolean>`${today}::date - (start_date + make_interval(years => extract(year from age(${today}::date, start_date))::int))::date between 0 and 6`,
+    )
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 export async function engineRoutes(app: FastifyInstance): Promise<void> {

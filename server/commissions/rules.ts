@@ -15,7 +15,7 @@ import type { ResourceHooks, WriteContext } from '../crud/hooks.ts';
 import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
 import { addError, type FieldErrors, issue } from '../http/errors.ts';
-import { merged } from '../customers/rules.ts';
+import { dateText as dateOf, merged } from '../customers/rules.ts';
 import { jsonValue } from '../contracts/rules.ts';
 
 const ids = (value: unknown): number[] => {
@@ -24,11 +24,7 @@ const ids = (value: unknown): number[] => {
 };
 const num = (value: unknown): number | null =>
   value === null || value === undefined || value === '' ? null : Number(value);
-const dateText = (value: unknown): string | null => {
-  if (value === null || value === undefined || value === '') return null;
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  return String(value).slice(0, 10);
-};
+const dateText = (value: unknown): string | null => dateOf(value) ?? null;
 
 /** A stored (or merged) rule row as the matcher sees it. */
 export function ruleOf(row: ResourceRow): RuleMatch {

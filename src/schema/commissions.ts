@@ -22,9 +22,7 @@ export const PEOPLE_KINDS = [
 export const LINE_KINDS = ['courtage', 'sub_broker', ...PEOPLE_KINDS] as const;
 export type LineKind = (typeof LINE_KINDS)[number];
 
-export const COMMISSION_TYPES = ['acquisition', 'portfolio'] as const;
-export type CommissionType = (typeof COMMISSION_TYPES)[number];
-export const CALCULATION_BASES = ['monthly_premium', 'annual_premium', 'production_sum', 'flat'];
+export type CommissionType = 'acquisition' | 'portfolio';
 export type CalculationBasis = 'monthly_premium' | 'annual_premium' | 'production_sum' | 'flat';
 
 /**

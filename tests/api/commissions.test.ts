@@ -7,6 +7,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anniversariesDue } from '../../server/commissions/routes.ts';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
 
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
@@ -780,5 +781,22 @@ describe('assigned single payments', () => {
       reason: 'Nein',
     });
     expect(keysOf(negative)).toEqual({ amount: ['app.errors.minimum'] });
+  });
+});
+
+describe('the nightly job', () => {
+  it('settles again the closures whose contract year began in the last week, still running', async () => {
+    const company = await insurer();
+    const due = await closure(company, { product_id: 10, start_date: '2024-11-25' });
+    const older = await closure(company, { product_id: 10, start_date: '2024-11-10' });
+    const ended = await closure(company, {
+      product_id: 10,
+      start_date: '2024-11-26',
+      end_date: '2025-11-26',
+    });
+    const ids = await anniversariesDue(t.database.db, '2026-11-28');
+    expect(ids).toContain(Number(due.id));
+    expect(ids).not.toContain(Number(older.id));
+    expect(ids).not.toContain(Number(ended.id));
   });
 });

@@ -19,26 +19,8 @@ export type LineKind = CommissionLine['kind'];
 export type LineStatus = CommissionLine['status'];
 export type CalculationBasis = CommissionRule['calculationBasis'];
 
-export const LINE_KINDS: readonly LineKind[] = [
-  'courtage',
-  'consultant',
-  'team_lead',
-  'call_centre',
-  'sub_broker',
-  'mandate',
-  'bonus',
-  'advance',
-  'correction',
-];
-
-/** A line's way through the ledger (the docs name them: pending → ready → in payout → paid). */
-export const LINE_STATUSES: readonly LineStatus[] = [
-  'pending',
-  'ready_present',
-  'in_payout',
-  'paid',
-  'reversed',
-];
+/** The ledger's kinds and statuses, as the server has them (src/schema/commissions.ts). */
+export { LINE_KINDS, LINE_STATUSES } from '../../schema/commissions.ts';
 
 /** My commissions open on the lines ready to be paid out (SPEC §4). */
 export const MY_COMMISSIONS_DEFAULT_STATUS: LineStatus = 'ready_present';
