@@ -16,11 +16,10 @@ import {
   type Page,
   test,
 } from '@playwright/test';
-import { login, PASSWORD } from './helpers.ts';
+import { apiData, login, shot, tokenOf } from './helpers.ts';
 
 const ADMIN = 'admin@demo.gscrm.ch';
 const CONSULTANT = 'consultant@demo.gscrm.ch';
-const SHOTS = process.env.SHOTS;
 /** Lists and the engine can take a while on a busy machine. */
 const expect = baseExpect.configure({ timeout: 20_000 });
 
@@ -35,38 +34,9 @@ const GENERAL_WARD = 1;
 const HALF_PRIVATE = 2;
 const PRIVATE = 3;
 
-async function tokenOf(request: APIRequestContext, email = ADMIN): Promise<string> {
-  const answer = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
-  expect(answer.ok()).toBe(true);
-  return ((await answer.json()) as { token: string }).token;
-}
-
-async function api<T>(
-  request: APIRequestContext,
-  token: string,
-  method: 'GET' | 'POST' | 'PATCH',
-  path: string,
-  data?: unknown,
-): Promise<T> {
-  const answer = await request.fetch(`/api/${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}` },
-    data,
-  });
-  expect(answer.ok(), `${method} ${path}: ${await answer.text()}`).toBe(true);
-  return ((await answer.json()) as { data: T }).data;
-}
-
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
-
 /** An insurer of the demo catalogue offering health supplementary insurance, by name. */
 async function healthInsurer(request: APIRequestContext, token: string) {
-  const companies = await api<Array<Row & { name_de: string; products?: number[] }>>(
+  const companies = await apiData<Array<Row & { name_de: string; products?: number[] }>>(
     request,
     token,
     'GET',
@@ -78,7 +48,7 @@ async function healthInsurer(request: APIRequestContext, token: string) {
 }
 
 async function userId(request: APIRequestContext, token: string, email: string) {
-  const users = await api<Array<Row & { email: string }>>(
+  const users = await apiData<Array<Row & { email: string }>>(
     request,
     token,
     'GET',
@@ -94,7 +64,7 @@ async function userId(request: APIRequestContext, token: string, email: string) 
  * specific (the e2e server starts on a fresh database; this keeps a second run on one working).
  */
 async function retireEarlierRules(request: APIRequestContext, token: string, variant: number) {
-  const rules = await api<Array<Row & { name: string; sub_product_variant_ids: number[] }>>(
+  const rules = await apiData<Array<Row & { name: string; sub_product_variant_ids: number[] }>>(
     request,
     token,
     'GET',
@@ -102,7 +72,7 @@ async function retireEarlierRules(request: APIRequestContext, token: string, var
   );
   for (const rule of rules) {
     if (!rule.name.startsWith('E2E ') || !rule.sub_product_variant_ids.includes(variant)) continue;
-    await api<Row>(request, token, 'PATCH', `commission-rules/${rule.id}`, {
+    await apiData<Row>(request, token, 'PATCH', `commission-rules/${rule.id}`, {
       is_active: false,
       version: rule.version,
     });
@@ -128,7 +98,7 @@ async function closureWithLine(
   variant: number,
 ) {
   const consultant = await userId(request, token, CONSULTANT);
-  const customer = await api<Row>(request, token, 'POST', 'customers', {
+  const customer = await apiData<Row>(request, token, 'POST', 'customers', {
     first_name: 'Nora',
     last_name: `Provision${stamp}`,
     is_company: false,
@@ -137,7 +107,7 @@ async function closureWithLine(
     assigned_to: consultant,
   });
   const signed = lastMonth();
-  const contract = await api<Row>(request, token, 'POST', 'contracts', {
+  const contract = await apiData<Row>(request, token, 'POST', 'contracts', {
     customer_id: customer.id,
     contract_type: 'closure',
     product_id: SUPPLEMENTARY,
@@ -155,7 +125,7 @@ async function closureWithLine(
   await expect
     .poll(
       async () => {
-        const lines = await api<Row[]>(
+        const lines = await apiData<Row[]>(
           request,
           token,
           'GET',
@@ -212,7 +182,7 @@ test('a rule through the form, an overlapping one refused on its field, the test
   request,
 }) => {
   const stamp = String(Date.now()).slice(-7);
-  await retireEarlierRules(request, await tokenOf(request), PRIVATE);
+  await retireEarlierRules(request, await tokenOf(request, ADMIN), PRIVATE);
   const first = `E2E Spital privat ${stamp}`;
   await login(page, ADMIN);
 
@@ -268,11 +238,11 @@ test('a rule through the form, an overlapping one refused on its field, the test
 
 test('my commissions: the ready lines by default, a line explained', async ({ page, request }) => {
   const stamp = String(Date.now()).slice(-7);
-  const token = await tokenOf(request);
+  const token = await tokenOf(request, ADMIN);
   const insurer = await healthInsurer(request, token);
   const rule = `E2E Halbprivat ${stamp}`;
   await retireEarlierRules(request, token, HALF_PRIVATE);
-  await api<Row>(request, token, 'POST', 'commission-rules', {
+  await apiData<Row>(request, token, 'POST', 'commission-rules', {
     name: rule,
     available_from: '2025-01-01',
     company_id: insurer.id,
@@ -319,10 +289,10 @@ test('my commissions: the ready lines by default, a line explained', async ({ pa
 
 test('commissions: a line reversed with a reason', async ({ page, request }) => {
   const stamp = String(Date.now()).slice(-7);
-  const token = await tokenOf(request);
+  const token = await tokenOf(request, ADMIN);
   const insurer = await healthInsurer(request, token);
   await retireEarlierRules(request, token, GENERAL_WARD);
-  await api<Row>(request, token, 'POST', 'commission-rules', {
+  await apiData<Row>(request, token, 'POST', 'commission-rules', {
     name: `E2E Allgemein ${stamp}`,
     available_from: '2025-01-01',
     company_id: insurer.id,
@@ -353,7 +323,7 @@ test('commissions: a line reversed with a reason', async ({ page, request }) => 
   await expect(dialog).toHaveCount(0);
 
   // The line and its reversal: both reversed (never paid out), the reversal negative, in red.
-  const lines = await api<Row[]>(
+  const lines = await apiData<Row[]>(
     request,
     token,
     'GET',

@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export const PASSWORD = 'E2e-Passw0rd!';
@@ -28,4 +29,51 @@ export async function restoreLanguage(
     data: { language },
   });
   expect(answer.ok(), await answer.text()).toBe(true);
+}
+
+/** A bearer token of a demo user (the API's login). */
+export async function tokenOf(request: APIRequestContext, email: string): Promise<string> {
+  const answer = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
+  expect(answer.ok()).toBe(true);
+  return ((await answer.json()) as { token: string }).token;
+}
+
+/** One API call with a token; fails the test on an error answer; answers its `data`. */
+export async function apiData<T>(
+  request: APIRequestContext,
+  token: string,
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  path: string,
+  data?: unknown,
+): Promise<T> {
+  const answer = await request.fetch(`/api/${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}` },
+    data,
+  });
+  expect(answer.ok(), `${method} ${path}: ${await answer.text()}`).toBe(true);
+  return ((await answer.json()) as { data: T }).data;
+}
+
+/** With SHOTS=<folder>, a screenshot of the page once it is quiet. */
+export async function shot(page: Page, name: string, settle = 400): Promise<void> {
+  const folder = process.env.SHOTS;
+  if (!folder) return;
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(settle);
+  await page.screenshot({ path: `${folder}/${name}.png` });
+}
+
+/** No serious or critical accessibility violation (axe, WCAG 2.x A and AA) on the page as it is. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const blocking = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      id: violation.id,
+      targets: violation.nodes.map((node) => node.target.join(' ')).slice(0, 5),
+    }));
+  expect(blocking).toEqual([]);
 }

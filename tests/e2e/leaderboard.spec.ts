@@ -7,14 +7,12 @@
  * one else's CHF ('–'), as the API answers them; someone who manages commissions sees everyone's.
  * With SHOTS=<folder>, screenshots at 1366×768.
  */
-import { AxeBuilder } from '@axe-core/playwright';
-import { type APIRequestContext, expect as baseExpect, type Page, test } from '@playwright/test';
-import { login, PASSWORD } from './helpers.ts';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
+import { apiData, expectAccessible, login, shot, tokenOf } from './helpers.ts';
 
 const ADMIN = 'admin@demo.gscrm.ch';
 const CONSULTANT = 'consultant@demo.gscrm.ch';
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
-const SHOTS = process.env.SHOTS;
 const expect = baseExpect.configure({ timeout: 20_000 });
 
 test.use({ viewport: { width: 1366, height: 768 } });
@@ -29,49 +27,6 @@ interface RankingRow {
   me: boolean;
 }
 
-async function tokenOf(request: APIRequestContext, email = ADMIN): Promise<string> {
-  const answer = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
-  expect(answer.ok()).toBe(true);
-  return ((await answer.json()) as { token: string }).token;
-}
-
-async function api<T>(
-  request: APIRequestContext,
-  token: string,
-  method: 'GET' | 'POST',
-  path: string,
-  data?: unknown,
-): Promise<T> {
-  const answer = await request.fetch(`/api/${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}` },
-    data,
-  });
-  expect(answer.ok(), `${method} ${path}: ${await answer.text()}`).toBe(true);
-  return ((await answer.json()) as { data: T }).data;
-}
-
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(600);
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
-
-/** No serious or critical accessibility violation (axe, WCAG 2.x A and AA) on the page as it is. */
-async function accessible(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const blocking = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      id: violation.id,
-      targets: violation.nodes.map((node) => node.target.join(' ')).slice(0, 5),
-    }));
-  expect(blocking).toEqual([]);
-}
-
 /** Today in Zurich, 'YYYY-MM-DD'. */
 const swissToday = () =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zurich' }).format(new Date());
@@ -82,15 +37,15 @@ const leaderboardRequest = (page: Page) =>
 
 test.beforeAll(async ({ request }) => {
   // Closures signed today: the second consultant 2 (6 stars), the first 1 (3 stars).
-  const token = await tokenOf(request);
+  const token = await tokenOf(request, ADMIN);
   const stamp = Date.now().toString(36);
-  const users = await api<Row[]>(request, token, 'GET', 'users?per_page=100');
+  const users = await apiData<Row[]>(request, token, 'GET', 'users?per_page=100');
   const idOf = (email: string) => users.find((user) => user.email === email)!.id;
-  const company = await api<Row>(request, token, 'POST', 'companies', {
+  const company = await apiData<Row>(request, token, 'POST', 'companies', {
     name_de: `Ranglistenversicherung ${stamp}`,
     products: Array.from({ length: 29 }, (_, index) => index + 1),
   });
-  await api(request, token, 'POST', 'commission-rules', {
+  await apiData(request, token, 'POST', 'commission-rules', {
     name: `Rangliste ${stamp}`,
     available_from: '2020-01-01',
     commission_type: 'acquisition',
@@ -100,7 +55,7 @@ test.beforeAll(async ({ request }) => {
     flat_rate: 45,
     stars: 3,
   });
-  const customer = await api<Row>(request, token, 'POST', 'customers', {
+  const customer = await apiData<Row>(request, token, 'POST', 'customers', {
     first_name: 'Rita',
     last_name: `Rangliste${stamp}`,
     date_of_birth: '1985-04-02',
@@ -109,7 +64,7 @@ test.beforeAll(async ({ request }) => {
   const today = swissToday();
   let counter = 0;
   for (const email of [CONSULTANT2, CONSULTANT2, CONSULTANT]) {
-    await api(request, token, 'POST', 'contracts', {
+    await apiData(request, token, 'POST', 'contracts', {
       customer_id: customer.id,
       contract_type: 'closure',
       company_id: company.id,
@@ -150,7 +105,7 @@ test('defaults applied, range and section switched, kept in the address', async 
   // The current month, from its first day.
   const today = swissToday();
   await expect(page.getByTestId('leaderboard-period')).toContainText(today.slice(0, 4));
-  await shot(page, 'leaderboard-ranking');
+  await shot(page, 'leaderboard-ranking', 600);
 
   // The year.
   const year = leaderboardRequest(page);
@@ -170,8 +125,8 @@ test('defaults applied, range and section switched, kept in the address', async 
   await expect(chart.locator('svg').first()).toBeVisible();
   await expect(chart.locator('path.MuiLineElement-root').first()).toBeAttached();
   await expect(page.getByTestId('leaderboard-table')).toHaveCount(0);
-  await shot(page, 'leaderboard-charts');
-  await accessible(page);
+  await shot(page, 'leaderboard-charts', 600);
+  await expectAccessible(page);
 
   // A reload keeps the choice.
   await page.reload();
@@ -187,7 +142,7 @@ test('a consultant sees their own row highlighted and no one else’s CHF', asyn
   request,
 }) => {
   const token = await tokenOf(request, CONSULTANT);
-  const board = await api<{ rows: RankingRow[] }>(
+  const board = await apiData<{ rows: RankingRow[] }>(
     request,
     token,
     'GET',
@@ -218,8 +173,8 @@ test('a consultant sees their own row highlighted and no one else’s CHF', asyn
   await expect(others_.getByTestId('leaderboard-chf')).toHaveText(others.map(() => '–'));
   // Medals for the first three ranks.
   await expect(rows.first().getByTestId('leaderboard-medal')).toHaveAttribute('data-medal', 'gold');
-  await shot(page, 'leaderboard-consultant');
-  await accessible(page);
+  await shot(page, 'leaderboard-consultant', 600);
+  await expectAccessible(page);
 
   // Who manages commissions sees everyone's CHF.
   await login(page, ADMIN);

@@ -7,62 +7,17 @@
  * month's export as CSV with the payout in it. With SHOTS=<folder>, screenshots at 1366×768.
  */
 import fs from 'node:fs';
-import { AxeBuilder } from '@axe-core/playwright';
-import { type APIRequestContext, expect as baseExpect, type Page, test } from '@playwright/test';
-import { login, PASSWORD } from './helpers.ts';
+import { expect as baseExpect, type Page, test } from '@playwright/test';
+import { apiData, expectAccessible, login, shot, tokenOf } from './helpers.ts';
 
 const ADMIN = 'admin@demo.gscrm.ch';
 const CONSULTANT = 'consultant@demo.gscrm.ch';
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
-const SHOTS = process.env.SHOTS;
 const expect = baseExpect.configure({ timeout: 20_000 });
 
 test.use({ viewport: { width: 1366, height: 768 } });
 
 type Row = Record<string, unknown> & { id: number };
-
-async function tokenOf(request: APIRequestContext, email = ADMIN): Promise<string> {
-  const answer = await request.post('/api/auth/login', { data: { email, password: PASSWORD } });
-  expect(answer.ok()).toBe(true);
-  return ((await answer.json()) as { token: string }).token;
-}
-
-async function api<T>(
-  request: APIRequestContext,
-  token: string,
-  method: 'GET' | 'POST',
-  path: string,
-  data?: unknown,
-): Promise<T> {
-  const answer = await request.fetch(`/api/${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}` },
-    data,
-  });
-  expect(answer.ok(), `${method} ${path}: ${await answer.text()}`).toBe(true);
-  return ((await answer.json()) as { data: T }).data;
-}
-
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  await page.waitForLoadState('networkidle');
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
-
-/** No serious or critical accessibility violation (axe, WCAG 2.x A and AA) on the page as it is. */
-async function accessible(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const blocking = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      id: violation.id,
-      targets: violation.nodes.map((node) => node.target.join(' ')).slice(0, 5),
-    }));
-  expect(blocking).toEqual([]);
-}
 
 /** Types a month into a month picker ('MMYYYY'; the picker writes MM.YYYY). */
 async function typeMonth(page: Page, testId: string, month: string) {
@@ -73,11 +28,11 @@ async function typeMonth(page: Page, testId: string, month: string) {
 }
 
 test('run a month, approve and pay a payout, its statement as PDF', async ({ page, request }) => {
-  const token = await tokenOf(request);
+  const token = await tokenOf(request, ADMIN);
   const stamp = Date.now().toString(36);
   // An old month nobody else pays out: its payouts hold only the lines written here.
   const month = `20${10 + (Date.now() % 9)}-${String(1 + (Math.floor(Date.now() / 9) % 12)).padStart(2, '0')}`;
-  const users = await api<Row[]>(request, token, 'GET', 'users?per_page=100');
+  const users = await apiData<Row[]>(request, token, 'GET', 'users?per_page=100');
   const consultant2 = users.find((user) => user.email === CONSULTANT2)!;
   const consultant2Name = `${String(consultant2.first_name)} ${String(consultant2.last_name)}`;
   // Two ready lines of the consultant in that month: CHF 123.45 + CHF 76.60 = CHF 200.05.
@@ -85,7 +40,7 @@ test('run a month, approve and pay a payout, its statement as PDF', async ({ pag
     [123.45, 'bonus'],
     [76.6, 'advance'],
   ] as const) {
-    await api(request, token, 'POST', 'assigned-single-payments', {
+    await apiData(request, token, 'POST', 'assigned-single-payments', {
       user_id: consultant2.id,
       kind,
       amount,
@@ -122,7 +77,7 @@ test('run a month, approve and pay a payout, its statement as PDF', async ({ pag
   const created = Number(await result.getAttribute('data-created'));
   expect(created).toBeGreaterThanOrEqual(1);
   expect(created).toBe(runAnswer.data.created);
-  const made = await api<Row[]>(request, token, 'GET', `payouts?period=${month}&per_page=100`);
+  const made = await apiData<Row[]>(request, token, 'GET', `payouts?period=${month}&per_page=100`);
   expect(made).toHaveLength(created);
   const payout = made.find((row) => row.user_id === consultant2.id)!;
   expect(payout).toMatchObject({ status: 'new', total: 20005, line_count: 2 });
@@ -134,7 +89,7 @@ test('run a month, approve and pay a payout, its statement as PDF', async ({ pag
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('payout-total')).toHaveText('CHF 200.05');
   await shot(page, 'payouts-list');
-  await accessible(page);
+  await expectAccessible(page);
 
   // Its page: the lines with their amounts.
   await row.getByTestId('payout-total').click();
@@ -145,7 +100,7 @@ test('run a month, approve and pay a payout, its statement as PDF', async ({ pag
   await expect(page.getByTestId('payout-line-amount')).toHaveText(['CHF 123.45', 'CHF 76.60']);
   await expect(page.getByTestId('payout-lines-total')).toHaveText('CHF 200.05');
   await shot(page, 'payout-show-new');
-  await accessible(page);
+  await expectAccessible(page);
 
   // Approve (asked first), then mark paid.
   await page.getByTestId('payout-approve').click();
@@ -166,10 +121,15 @@ test('run a month, approve and pay a payout, its statement as PDF', async ({ pag
   await expect(page.getByTestId('payout-pay')).toHaveCount(0);
   await expect(page.getByTestId('payout-paidAt')).not.toBeEmpty();
   await shot(page, 'payout-show-paid');
-  const paid = await api<Row>(request, token, 'GET', `payouts/${payout.id}`);
+  const paid = await apiData<Row>(request, token, 'GET', `payouts/${payout.id}`);
   expect(paid.status).toBe('paid');
   expect(paid.paid_at).toBeTruthy();
-  const lines = await api<Row[]>(request, token, 'GET', `commission-lines?payout_id=${payout.id}`);
+  const lines = await apiData<Row[]>(
+    request,
+    token,
+    'GET',
+    `commission-lines?payout_id=${payout.id}`,
+  );
   expect(lines.map((line) => line.status)).toEqual(['paid', 'paid']);
 
   // The statement: a PDF.
@@ -195,11 +155,11 @@ test('one payout for a user and month: refused while nothing is ready, made, del
   page,
   request,
 }) => {
-  const token = await tokenOf(request);
+  const token = await tokenOf(request, ADMIN);
   const stamp = Date.now().toString(36);
   // Another old month (2000–2008) of its own.
   const month = `200${Date.now() % 9}-${String(1 + (Math.floor(Date.now() / 7) % 12)).padStart(2, '0')}`;
-  const users = await api<Row[]>(request, token, 'GET', 'users?per_page=100');
+  const users = await apiData<Row[]>(request, token, 'GET', 'users?per_page=100');
   const consultant = users.find((user) => user.email === CONSULTANT)!;
 
   await login(page, ADMIN);
@@ -228,7 +188,7 @@ test('one payout for a user and month: refused while nothing is ready, made, del
   await shot(page, 'payouts-create-refused');
 
   // A ready line of that month: the payout is made and opens.
-  await api(request, token, 'POST', 'assigned-single-payments', {
+  await apiData(request, token, 'POST', 'assigned-single-payments', {
     user_id: consultant.id,
     kind: 'bonus',
     amount: 50,
@@ -249,7 +209,7 @@ test('one payout for a user and month: refused while nothing is ready, made, del
     headers: { Authorization: `Bearer ${token}` },
   });
   expect(gone.status()).toBe(404);
-  const lines = await api<Row[]>(
+  const lines = await apiData<Row[]>(
     request,
     token,
     'GET',

@@ -9,15 +9,11 @@
  */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import {
-  AdminContext,
-  type I18nProvider,
-  Notification,
-  ResourceDefinitionContextProvider,
-} from 'react-admin';
+import { AdminContext, Notification, ResourceDefinitionContextProvider } from 'react-admin';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDataProvider } from '../../dataProvider/index.ts';
+import { textsProvider } from '../../i18n/testing.ts';
 import { API, startApiServer } from '../../dataProvider/providerTesting.ts';
 import type { CommissionLine, TesterAnswer } from './model.ts';
 import MyCommissionsPage from './MyCommissionsPage.tsx';
@@ -34,7 +30,6 @@ vi.mock('../../dataProvider/apiClient.ts', async (importOriginal) => {
 
 const server = startApiServer();
 const TIMEOUT = { timeout: 10_000 };
-const RA = '@@react-admin@@';
 
 const TEXTS: Record<string, string> = {
   'app.commissions.explain.rule': 'Rule "{{rule}}" (version {{version}})',
@@ -48,25 +43,7 @@ const TEXTS: Record<string, string> = {
   'app.commissions.capExceededAt': 'Above the legal cap of {{cap}}',
 };
 
-/** Keys as themselves, a few texts; react-admin's keyed messages decoded as the app's provider does. */
-const i18nProvider: I18nProvider = {
-  translate: (key: string, options: Record<string, unknown> = {}) => {
-    let message = key;
-    let args = options;
-    if (key.startsWith(RA)) {
-      const keyed = JSON.parse(key.slice(RA.length)) as {
-        message: string;
-        args?: Record<string, unknown>;
-      };
-      message = keyed.message;
-      args = { ...options, ...keyed.args };
-    }
-    const text = TEXTS[message] ?? message;
-    return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(args[name] ?? ''));
-  },
-  changeLocale: async () => {},
-  getLocale: () => 'en',
-};
+const i18nProvider = textsProvider(TEXTS);
 
 type Row = Record<string, unknown>;
 

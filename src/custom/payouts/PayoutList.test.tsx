@@ -7,10 +7,11 @@
  */
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
-import { AdminContext, type I18nProvider, Notification } from 'react-admin';
+import { AdminContext, Notification } from 'react-admin';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDataProvider } from '../../dataProvider/index.ts';
+import { textsProvider } from '../../i18n/testing.ts';
 import { API, startApiServer } from '../../dataProvider/providerTesting.ts';
 import { swissToday } from '../../schema/swiss-time.ts';
 import { previousMonth } from './model.ts';
@@ -26,7 +27,6 @@ vi.mock('../../dataProvider/apiClient.ts', async (importOriginal) => {
 
 const server = startApiServer();
 const TIMEOUT = { timeout: 10_000 };
-const RA = '@@react-admin@@';
 
 const TEXTS: Record<string, string> = {
   'app.payouts.page.run.created': 'Created for {{period}}: {{count}}',
@@ -34,25 +34,7 @@ const TEXTS: Record<string, string> = {
   'app.errors.payoutWrongStatus': 'The payout is {{status}}: this needs a {{expected}} payout',
 };
 
-/** Keys as themselves, a few texts; react-admin's keyed messages decoded as the app's provider does. */
-const i18nProvider: I18nProvider = {
-  translate: (key: string, options: Record<string, unknown> = {}) => {
-    let message = key;
-    let args = options;
-    if (key.startsWith(RA)) {
-      const keyed = JSON.parse(key.slice(RA.length)) as {
-        message: string;
-        args?: Record<string, unknown>;
-      };
-      message = keyed.message;
-      args = { ...options, ...keyed.args };
-    }
-    const text = TEXTS[message] ?? message;
-    return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(args[name] ?? ''));
-  },
-  changeLocale: async () => {},
-  getLocale: () => 'en',
-};
+const i18nProvider = textsProvider(TEXTS);
 
 type Row = Record<string, unknown>;
 
