@@ -50,6 +50,7 @@ import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
 import { jsonValue, listOf, objectOf } from '../contracts/rules.ts';
 import { dateText as dateOf } from '../customers/rules.ts';
+import { lockPayoutUser } from './payout-lines.ts';
 import { loadRules } from './rules.ts';
 import { type Terms, termsOf, termsOn } from './terms.ts';
 
@@ -631,9 +632,14 @@ interface StoredLine {
 const isClawback = (line: StoredLine) =>
   listOf(line.explain).some((step) => step.key === explainKey('clawback'));
 
-/** The month a user's new line counts for: its own, or after the user's latest payout's month. */
+/**
+ * The month a user's new line counts for: its own, or after the user's latest payout's month.
+ * Under the user's payout lock (held to the commit): a payout being made for that month either
+ * sees the line or is seen by it.
+ */
 export async function openPeriod(db: DB, userId: number | null, period: string): Promise<string> {
   if (userId === null) return period;
+  await lockPayoutUser(db, userId);
   const latest = await db
     .selectFrom('payouts')
     .select((eb) => eb.fn.max('period').as('period'))
