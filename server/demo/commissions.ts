@@ -3,12 +3,10 @@
  * DOMAIN.md §2 (health at the legal caps, P&C a share of the annual premium, life of the
  * production sum, a flat broker mandate, a portfolio rule for P&C), the demo closures settled by
  * the engine (server/commissions/engine.ts), and payouts: the older half of the lines paid, the
- * rest in a new payout of last month waiting for approval — so my commissions, commissions, payouts and the
+ * next quarter in a new payout waiting for approval, the newest ready — so my commissions, commissions, payouts and the
  * leaderboard show real figures on `npm start`.
  */
 import { sql } from 'kysely';
-import { monthOf } from '../../src/schema/commissions.ts';
-import { swissToday } from '../../src/schema/swiss-time.ts';
 import { recomputeAll } from '../commissions/routes.ts';
 import type { DB } from '../db/index.ts';
 
@@ -80,12 +78,6 @@ const RULES = [
   },
 ] as const;
 
-/** The month before a YYYY-MM. */
-function previousMonth(period: string): string {
-  const [year, month] = period.split('-').map(Number) as [number, number];
-  return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
-}
-
 export async function seedDemoCommissions(db: DB): Promise<void> {
   await db
     .insertInto('commission_rules')
@@ -112,9 +104,8 @@ export async function seedDemoCommissions(db: DB): Promise<void> {
     on conflict (user_id, valid_from) do nothing`.execute(db);
   await recomputeAll(db, { reason: 'contractChanged' });
 
-  // Payouts: the older half of the payable lines paid (their payout dated by the month they end
-  // in), the rest waiting in a new payout of last month.
-  const last = previousMonth(monthOf(swissToday()));
+  // Payouts: the older half of the payable lines paid, the next quarter in a new payout waiting
+  // for approval, the newest quarter ready (what my commissions opens on).
   const periods = (
     await db
       .selectFrom('commission_lines')
@@ -122,14 +113,15 @@ export async function seedDemoCommissions(db: DB): Promise<void> {
       .distinct()
       .where('status', '=', 'ready_present')
       .where('user_id', 'is not', null)
-      .where('period', '<', last)
       .orderBy('period')
       .execute()
   ).map((row) => row.period);
-  const paidUntil = periods[Math.floor(periods.length / 2)] ?? previousMonth(last);
+  const paidUntil = periods[Math.floor(periods.length / 2)];
+  const newUntil = periods[Math.floor((periods.length * 3) / 4)];
+  if (!paidUntil || !newUntil || newUntil <= paidUntil) return;
   for (const [period, status] of [
     [paidUntil, 'paid'],
-    [last, 'new'],
+    [newUntil, 'new'],
   ] as const) {
     const users = await db
       .selectFrom('commission_lines')
