@@ -366,8 +366,15 @@ test('broker contracts list only the broker-mandate product; screenshots', async
   // The product filter offers the products of the chosen group only.
   await page.getByRole('button', { name: 'Filter hinzufügen' }).click();
   await page.getByRole('menu').getByText('Produktgruppe', { exact: true }).click();
+  // Added filters start from the filters the list has rendered (the known race above), and the
+  // address changes before the list renders it: wait for the list to ask for the group's rows.
+  const grouped = page.waitForResponse(
+    (candidate) =>
+      candidate.url().includes('/api/contracts?') &&
+      candidate.url().includes('product_group=life'),
+  );
   await select(page, 'productGroup', 'Leben');
-  // Added filters start from the applied ones (the known race above): wait for the group first.
+  await grouped;
   await expect(page).toHaveURL(/productGroup%22%3A%22life/);
   await page.getByRole('button', { name: 'Filter hinzufügen' }).click();
   await page.getByRole('menu').getByText('Produkt', { exact: true }).click();
