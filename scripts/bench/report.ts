@@ -118,6 +118,23 @@ function leadLines(report: Report, leads: LeadsResult): string[] {
   ];
 }
 
+/** Commissions (issue 17): the batch recompute, then the screens' requests. */
+function commissionLines(engine: EngineResult): string[] {
+  const done = engine.recompute!;
+  const lines = [
+    `Commissions (issue 17): the demo's rules settled ${done.closures.toLocaleString('en')} closures in ${done.seconds.toFixed(1)} s ` +
+      `(${done.contractsPerSecond.toFixed(0)} contracts/s; POST /api/commissions/recompute's batch, in this process before the app started), ` +
+      `${done.written.toLocaleString('en')} lines written, ${done.lines.toLocaleString('en')} in the ledger; ` +
+      `the benchmark's RSS ${done.rssBeforeMb.toFixed(0)} → peak ${done.rssPeakMb.toFixed(0)} MB${engine.engine === 'pglite' ? ' (the database included)' : ' (the engine only; the database is PostgreSQL)'}. ` +
+      `Again with nothing changed: ${done.again.closures.toLocaleString('en')} closures in ${done.again.seconds.toFixed(1)} s (${done.again.contractsPerSecond.toFixed(0)}/s), ` +
+      `${done.again.written} lines written${done.again.written ? ' ⚠ (expected none)' : ''}.`,
+    '',
+  ];
+  if (engine.commissions?.length)
+    lines.push(HEADER, RULE, ...engine.commissions.map((kase) => row(kase.name, kase)), '');
+  return lines;
+}
+
 export function renderMarkdown(report: Report): string {
   const lines: string[] = [];
   const onlyLeads = report.only === 'leads';
@@ -228,6 +245,7 @@ export function renderMarkdown(report: Report): string {
       lines.push('');
     }
     if (engine.leads) lines.push(...leadLines(report, engine.leads));
+    if (engine.recompute) lines.push(...commissionLines(engine));
   }
   return `${lines.join('\n')}\n`;
 }

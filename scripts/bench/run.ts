@@ -6,7 +6,7 @@
  *                    [--accept-encoding 'gzip, deflate, br' (a browser's; '' for none)]
  *                    [--contracts-per-customer 3] [--appointments 200000 (0: none)]
  *                    [--leads 2000 (0: none)] [--board-rounds 100] [--drop-rounds 300]
- *                    [--drop-clients 10] [--only leads]
+ *                    [--drop-clients 10] [--commissions 1 (0: none)] [--only leads|commissions]
  *
  * Per engine: loads N generated customers and the demo users into a fresh database (PGlite: a
  * temporary data folder; PostgreSQL: a temporary database on the server of --postgres, default
@@ -19,8 +19,11 @@
  * clients. The lead board (issue 16, ./leads.ts): the board topped up to --leads leads before the
  * app starts; its first screen (the four column requests at once) as admin and as the call centre,
  * drops one at a time and by --drop-clients clients at once. `--only leads` (`npm run
- * bench:leads`) loads no customer book and runs only the board's cases. Writes
- * bench/results/api-<timestamp>[-label].json and .md.
+ * bench:leads`) loads no customer book and runs only the board's cases. Commissions (issue 17,
+ * ./commissions.ts): with contracts, the demo's rules settle every generated closure before the
+ * app starts (the batch recompute, timed), then my commissions, its totals and the leaderboard
+ * are measured; `--only commissions` (`npm run bench:commissions`) loads customers and contracts
+ * and runs only those. Writes bench/results/api-<timestamp>[-label].json and .md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +33,7 @@ import { openDatabase } from '../../server/db/index.ts';
 import { type CapturedStatement, startCaptureProxy, statementRole } from './capture.ts';
 import { BENCH_PASSWORD, withTemporaryDatabase } from './common.ts';
 import { loadBook } from './data.ts';
+import { commissionCases, type RecomputeResult, recomputeBook } from './commissions.ts';
 import { type BoardLoad, type LeadsResult, loadLeads, runLeadCases } from './leads.ts';
 import {
   hammer,
@@ -66,22 +70,29 @@ const { values: args } = parseArgs({
     'board-rounds': { type: 'string', default: '100' },
     'drop-rounds': { type: 'string', default: '300' },
     'drop-clients': { type: 'string', default: '10' },
+    commissions: { type: 'string', default: '1' },
     only: { type: 'string' },
     label: { type: 'string', default: '' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'bench/results') },
   },
 });
-/** `--only leads`: the lead board's cases alone, on the demo without the customer book. */
-if (args.only !== undefined && args.only !== 'leads')
-  throw new Error(`--only ${args.only}: only 'leads' is known`);
+/**
+ * `--only leads`: the lead board's cases alone, on the demo without the customer book.
+ * `--only commissions`: customers and contracts, the recompute and the commission cases alone.
+ */
+if (args.only !== undefined && args.only !== 'leads' && args.only !== 'commissions')
+  throw new Error(`--only ${args.only}: only 'leads' and 'commissions' are known`);
 const ONLY_LEADS = args.only === 'leads';
+const ONLY_COMMISSIONS = args.only === 'commissions';
 const ROWS = ONLY_LEADS ? 0 : Number(args.rows);
 /** Contracts generated per customer (300,000 over 100,000 customers by default: issue 14). */
 const CONTRACTS_PER_CUSTOMER = ONLY_LEADS ? 0 : Number(args['contracts-per-customer']);
 /** Generated appointments (issue 15; 0: none, and no appointment cases). */
-const APPOINTMENTS = ONLY_LEADS ? 0 : Number(args.appointments);
+const APPOINTMENTS = ONLY_LEADS || ONLY_COMMISSIONS ? 0 : Number(args.appointments);
 /** Leads on the board (issue 16): the demo's topped up with generated ones (0: no board cases). */
-const LEADS = Number(args.leads);
+const LEADS = ONLY_COMMISSIONS ? 0 : Number(args.leads);
+/** The batch recompute and the commission cases (issue 17), on the generated contracts. */
+const COMMISSIONS = CONTRACTS_PER_CUSTOMER > 0 && (ONLY_COMMISSIONS || args.commissions !== '0');
 /** First screens per user; drops one at a time; clients dropping at once (30 drops each). */
 const BOARD_ROUNDS = Number(args['board-rounds']);
 const DROP_ROUNDS = Number(args['drop-rounds']);
@@ -140,6 +151,9 @@ export interface EngineResult {
   leads?: LeadsResult;
   /** The board as loaded before the app started. */
   board?: BoardLoad;
+  /** Commissions (issue 17): the batch recompute before the app started, then the cases. */
+  recompute?: RecomputeResult;
+  commissions?: CaseResult[];
   memory: { rssMb: number; peakMb: number };
   loadAverage: { before: number[]; after: number[] };
   raw?: Array<{ name: string; statements: CapturedStatement[]; result: RawResult }>;
@@ -382,6 +396,25 @@ async function runAppointmentCases(
   return measured;
 }
 
+/**
+ * Commissions (issue 17, ./commissions.ts): my commissions and its totals as the consultant, the
+ * ledger as admin, the leaderboard's ranking and charts.
+ */
+async function runCommissionCases(app: AppProcess): Promise<CaseResult[]> {
+  const admin = await signIn(app.url, ADMIN, BENCH_PASSWORD);
+  const consultant = await signIn(app.url, CONSULTANT, BENCH_PASSWORD);
+  const me = await fetch(`${app.url}/api/auth/me`, { headers: { authorization: consultant } });
+  const id = ((await me.json()) as { data?: { id?: number } }).data?.id;
+  if (!id) throw new Error("the consultant's id: /api/auth/me answered without one");
+  const measured: CaseResult[] = [];
+  const cap = Math.max(30, DURATION);
+  for (const [name, pathname, who] of commissionCases(id)) {
+    const kase = newCase(name, pathname, who === 'admin' ? ADMIN : CONSULTANT);
+    measured.push(await runCase(app, kase, who === 'admin' ? admin : consultant, DURATION, cap));
+  }
+  return measured;
+}
+
 /** The cases of one engine against a running app. */
 async function runCases(app: AppProcess, result: EngineResult): Promise<void> {
   const admin = await signIn(app.url, ADMIN, BENCH_PASSWORD);
@@ -494,12 +527,22 @@ async function measureApp(env: Record<string, string>, result: EngineResult): Pr
   result.startMs = app.startMs;
   log(`  app healthy after ${seconds(app.startMs)}`);
   try {
-    if (!ONLY_LEADS) await runCases(app, result);
+    if (!ONLY_LEADS && !ONLY_COMMISSIONS) await runCases(app, result);
+    if (result.recompute) result.commissions = await runCommissionCases(app);
     if (result.board) result.leads = await runBoardCases(app, result.board);
     result.memory = app.memory();
   } finally {
     await app.stop();
   }
+}
+
+/** The batch recompute of the loaded book (./commissions.ts), logged. */
+async function recompute(db: Parameters<typeof recomputeBook>[0]): Promise<RecomputeResult> {
+  const done = await recomputeBook(db, log);
+  log(
+    `  commissions: ${done.closures} closures in ${seconds(done.seconds * 1000)} (${done.contractsPerSecond.toFixed(0)}/s), ${done.written} lines written, ${done.lines} in the ledger; peak RSS ${done.rssPeakMb.toFixed(0)} MB (before ${done.rssBeforeMb.toFixed(0)}); again, nothing changed: ${done.again.closures} in ${seconds(done.again.seconds * 1000)}, ${done.again.written} lines written`,
+  );
+  return done;
 }
 
 async function benchPglite(): Promise<EngineResult> {
@@ -522,6 +565,7 @@ async function benchPglite(): Promise<EngineResult> {
       APPOINTMENTS,
     );
     if (LEADS > 0) result.board = await loadLeads(database, LEADS, log);
+    if (COMMISSIONS) result.recompute = await recompute(database.db);
     await database.close();
     result.generation = { seconds: loaded.seconds, rows: ROWS };
     log(
@@ -591,18 +635,19 @@ async function benchPostgres(): Promise<EngineResult> {
       APPOINTMENTS,
     );
     if (LEADS > 0) result.board = await loadLeads(database, LEADS, log);
+    if (COMMISSIONS) result.recompute = await recompute(database.db);
     await database.close();
     result.generation = { seconds: loaded.seconds, rows: ROWS };
     log(`  customers in ${loaded.seconds.toFixed(1)} s`);
-    const captured = ONLY_LEADS ? {} : await captureStatements(url);
-    if (!ONLY_LEADS) result.captured = captured;
+    const captured = ONLY_LEADS || ONLY_COMMISSIONS ? {} : await captureStatements(url);
+    if (!ONLY_LEADS && !ONLY_COMMISSIONS) result.captured = captured;
     DB_NAME = new URL(url).pathname.slice(1);
     try {
       await measureApp({ DATABASE_URL: url }, result);
     } finally {
       DB_NAME = undefined;
     }
-    if (ONLY_LEADS) return;
+    if (ONLY_LEADS || ONLY_COMMISSIONS) return;
     // The same statements straight through pg, as many clients as the app had connections.
     const byRole = (statements: CapturedStatement[], roles: string[]) =>
       statements.filter((statement) => roles.includes(statementRole(statement.text)));
@@ -680,7 +725,7 @@ log(`machine: ${os.cpus().length} cores; ${uptimeBefore}`);
 const engines: EngineResult[] = [];
 for (const engine of ENGINES)
   engines.push(engine === 'pglite' ? await benchPglite() : await benchPostgres());
-const label = args.label || (ONLY_LEADS ? 'leads' : '');
+const label = args.label || (args.only ?? '');
 const report = {
   startedAt: startedAt.toISOString(),
   minutes: (Date.now() - startedAt.getTime()) / 60_000,

@@ -50,9 +50,9 @@ import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
 import { jsonValue, listOf, objectOf } from '../contracts/rules.ts';
 import { dateText as dateOf } from '../customers/rules.ts';
-import { lockPayoutUser } from './payout-lines.ts';
+import { lockPayoutUsers } from './payout-lines.ts';
 import { loadRules } from './rules.ts';
-import { type Terms, termsOf, termsOn } from './terms.ts';
+import { type Terms, termsHistory, termsOf } from './terms.ts';
 
 const CALL_CENTRE_ROLE = 'BACKOFFICE-CALLCENTER';
 
@@ -104,9 +104,11 @@ interface ContractFacts {
 
 const dateText = (value: unknown): string | null => dateOf(value) ?? null;
 
-/** The facts of a contract the engine needs (its customer's and insured person's included). */
-export async function contractFacts(db: DB, contractId: number): Promise<ContractFacts | null> {
-  const row = await db
+/** The facts of contracts the engine needs (their customer's and insured person's included). */
+export async function contractsFacts(db: DB, ids: number[]): Promise<Map<number, ContractFacts>> {
+  const out = new Map<number, ContractFacts>();
+  if (ids.length === 0) return out;
+  const rows = await db
     .selectFrom('contracts as c')
     .innerJoin('customers as cu', 'cu.id', 'c.customer_id')
     .leftJoin('household_members as hm', 'hm.id', 'c.household_member_id')
@@ -135,10 +137,18 @@ export async function contractFacts(db: DB, contractId: number): Promise<Contrac
       'cu.date_of_birth as customer_birth',
       'hm.date_of_birth as member_birth',
     ])
-    .where('c.id', '=', contractId)
-    .executeTakeFirst();
-  if (!row) return null;
-  return factsOf(row as unknown as ResourceRow);
+    .where('c.id', 'in', ids)
+    .execute();
+  for (const row of rows) {
+    const facts = factsOf(row as unknown as ResourceRow);
+    out.set(facts.id, facts);
+  }
+  return out;
+}
+
+/** The facts of one contract (null: no such contract). */
+export async function contractFacts(db: DB, contractId: number): Promise<ContractFacts | null> {
+  return (await contractsFacts(db, [contractId])).get(contractId) ?? null;
 }
 
 /** Facts from a joined row (./engine.ts contractFacts, the batch recompute). */
@@ -547,74 +557,135 @@ export async function contextFor(
   facts: ContractFacts,
   options: { rules?: RuleMatch[]; today?: string } = {},
 ): Promise<Context> {
+  return (await contextsFor(db, [facts], options)).get(facts.id)!;
+}
+
+const ASCENDING = (a: number, b: number) => a - b;
+
+/**
+ * The contexts of several contracts, read with a few statements for all of them (the batch
+ * recompute settles hundreds at once): the consultants, each closure's booking, the pay terms
+ * valid at each signing, the sub-brokers' rules.
+ */
+export async function contextsFor(
+  db: DB,
+  all: ContractFacts[],
+  options: { rules?: RuleMatch[]; today?: string } = {},
+): Promise<Map<number, Context>> {
   const today = options.today ?? swissToday();
   const rules = options.rules ?? (await loadRules(db));
-  const signing = facts.signingDate ?? today;
-  const userIds: number[] = [];
-  const users = new Map<number, { role: string; leader: number | null }>();
-  let bookedBy: number | null = null;
-  if (facts.consultantId) {
-    const consultant = await db
+  const signingOf = (facts: ContractFacts) => facts.signingDate ?? today;
+  const out = new Map<number, Context>();
+  if (all.length === 0) return out;
+
+  // The consultants (role, team leader).
+  const consultantIds = [
+    ...new Set(all.flatMap((facts) => (facts.consultantId ? [facts.consultantId] : []))),
+  ];
+  const consultants = new Map<number, { role: string; leader: number | null }>();
+  if (consultantIds.length > 0)
+    for (const user of await db
       .selectFrom('users')
       .select(['id', 'role', 'leader'])
-      .where('id', '=', facts.consultantId)
-      .executeTakeFirst();
-    if (consultant) {
-      users.set(consultant.id, { role: consultant.role, leader: consultant.leader });
-      userIds.push(consultant.id);
-      if (consultant.leader) userIds.push(consultant.leader);
+      .where('id', 'in', consultantIds)
+      .execute())
+      consultants.set(user.id, { role: user.role, leader: user.leader });
+
+  // The appointment each closure came from: the customer's latest one requested by the call
+  // centre up to the signing day, booked by a call-centre user.
+  const booked = new Map<number, number>();
+  const withConsultant = all.filter((facts) => facts.consultantId);
+  if (withConsultant.length > 0) {
+    const rows = await sql<{ id: number; booked_by: number }>`
+      select k.id, b.booked_by
+      from unnest(${withConsultant.map((facts) => facts.id)}::int[],
+                  ${withConsultant.map((facts) => facts.customerId)}::int[],
+                  ${withConsultant.map(signingOf)}::date[]) as k(id, client_id, signing)
+      cross join lateral (
+        select a.booked_by from appointments a
+        join users u on u.id = a.booked_by
+        where a.client_id = k.client_id and a.who_requested = 'call_centre'
+          and u.role = ${CALL_CENTRE_ROLE} and a.date_start < (k.signing + 1)
+        order by a.date_start desc
+        limit 1
+      ) b`.execute(db);
+    for (const row of rows.rows) booked.set(Number(row.id), Number(row.booked_by));
+  }
+
+  // The pay terms of the consultants and their team leaders, valid at each signing.
+  const userIdsOf = (facts: ContractFacts): number[] => {
+    if (!facts.consultantId) return [];
+    const consultant = consultants.get(facts.consultantId);
+    if (!consultant) return [];
+    return consultant.leader ? [facts.consultantId, consultant.leader] : [facts.consultantId];
+  };
+  const payable = [...new Set(all.flatMap(userIdsOf))];
+  const history = await termsHistory(db, payable);
+
+  // The sub-brokers' rules (the one valid at signing is chosen per contract).
+  const brokerIds = [
+    ...new Set(all.flatMap((facts) => (facts.subBrokerId ? [facts.subBrokerId] : []))),
+  ];
+  const brokerRules =
+    brokerIds.length > 0
+      ? await db
+          .selectFrom('sub_broker_rules')
+          .select([
+            'organization_id',
+            'percentage_payout',
+            'share_of_mandate_business',
+            'insurance_type',
+            'company_ids',
+            'date_from',
+            'date_to',
+          ])
+          .where('organization_id', 'in', brokerIds)
+          .where('is_active', 'is not', false)
+          .orderBy('date_from', 'desc')
+          .orderBy('id')
+          .execute()
+      : [];
+
+  for (const facts of all) {
+    const signing = signingOf(facts);
+    const users = new Map<number, { role: string; leader: number | null }>();
+    const consultant = facts.consultantId ? consultants.get(facts.consultantId) : undefined;
+    if (facts.consultantId && consultant) users.set(facts.consultantId, consultant);
+    let subBrokerRule: Context['subBrokerRule'] = null;
+    if (facts.subBrokerId) {
+      const fits = brokerRules.find((row) => {
+        if (row.organization_id !== facts.subBrokerId) return false;
+        const from = dateText(row.date_from);
+        const to = dateText(row.date_to);
+        if (!from || from > signing || (to && to < signing)) return false;
+        if (row.insurance_type && row.insurance_type !== facts.productGroup) return false;
+        const companies = (jsonValue(row.company_ids) as number[] | null) ?? [];
+        return (
+          companies.length === 0 ||
+          (facts.companyId !== null && companies.includes(facts.companyId))
+        );
+      });
+      if (fits)
+        subBrokerRule = {
+          percentagePayout: fits.percentage_payout,
+          shareOfMandateBusiness: fits.share_of_mandate_business,
+        };
     }
-    // The appointment the closure came from: the customer's latest one requested by the call
-    // centre up to the signing day, booked by a call-centre user.
-    const booking = await db
-      .selectFrom('appointments as a')
-      .innerJoin('users as u', 'u.id', 'a.booked_by')
-      .select(['a.booked_by'])
-      .where('a.client_id', '=', facts.customerId)
-      .where('a.who_requested', '=', 'call_centre')
-      .where('u.role', '=', CALL_CENTRE_ROLE)
-      .where(sql<boolean>`a.date_start < (${signing}::date + 1)`)
-      .orderBy('a.date_start', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    bookedBy = booking?.booked_by ?? null;
-  }
-  const terms = await termsOn(db, userIds, signing);
-  let subBrokerRule: Context['subBrokerRule'] = null;
-  if (facts.subBrokerId) {
-    const rows = await db
-      .selectFrom('sub_broker_rules')
-      .select([
-        'percentage_payout',
-        'share_of_mandate_business',
-        'insurance_type',
-        'company_ids',
-        'date_from',
-      ])
-      .where('organization_id', '=', facts.subBrokerId)
-      .where('is_active', 'is not', false)
-      .where('date_from', '<=', signing)
-      .where((eb) => eb.or([eb('date_to', 'is', null), eb('date_to', '>=', signing)]))
-      .orderBy('date_from', 'desc')
-      .execute();
-    const fits = rows.find((row) => {
-      if (row.insurance_type && row.insurance_type !== facts.productGroup) return false;
-      const companies = (jsonValue(row.company_ids) as number[] | null) ?? [];
-      return (
-        companies.length === 0 || (facts.companyId !== null && companies.includes(facts.companyId))
-      );
+    out.set(facts.id, {
+      rules,
+      today,
+      users,
+      terms: history.on(userIdsOf(facts), signing),
+      bookedBy: facts.consultantId ? (booked.get(facts.id) ?? null) : null,
+      subBrokerRule,
     });
-    if (fits)
-      subBrokerRule = {
-        percentagePayout: fits.percentage_payout,
-        shareOfMandateBusiness: fits.share_of_mandate_business,
-      };
   }
-  return { rules, today, users, terms, bookedBy, subBrokerRule };
+  return out;
 }
 
 interface StoredLine {
   id: number;
+  contract_id: number | null;
   kind: string;
   user_id: number | null;
   sub_broker_id: number | null;
@@ -627,10 +698,42 @@ interface StoredLine {
   period: string;
   status: string;
   explain: unknown;
+  contract_number: string | null;
+  customer_name: string | null;
+  product_id: number | null;
+  company_id: number | null;
+  product_group: string | null;
 }
 
-const isClawback = (line: StoredLine) =>
+const isClawback = (line: Pick<StoredLine, 'explain'>) =>
   listOf(line.explain).some((step) => step.key === explainKey('clawback'));
+
+/**
+ * The months after which users' new lines must count (their latest payout's month), taking each
+ * user's payout lock first (held to the commit; in id order, so two batches never wait on each
+ * other crosswise): a payout being made for a month either sees the line or is seen by it.
+ */
+async function paidUntilOf(db: DB, userIds: number[]): Promise<Map<number, string>> {
+  const users = [...new Set(userIds)].sort(ASCENDING);
+  const out = new Map<number, string>();
+  if (users.length === 0) return out;
+  await lockPayoutUsers(db, users);
+  const rows = await db
+    .selectFrom('payouts')
+    .select(['user_id'])
+    .select((eb) => eb.fn.max('period').as('period'))
+    .where('user_id', 'in', users)
+    .groupBy('user_id')
+    .execute();
+  for (const row of rows) if (row.period) out.set(row.user_id, String(row.period));
+  return out;
+}
+
+/** A line's month: its own, or the month after the user's latest payout when that one was paid. */
+const periodAfter = (paidUntil: Map<number, string>, userId: number | null, period: string) => {
+  const until = userId === null ? undefined : paidUntil.get(userId);
+  return until && until >= period ? nextMonth(until) : period;
+};
 
 /**
  * The month a user's new line counts for: its own, or after the user's latest payout's month.
@@ -639,14 +742,7 @@ const isClawback = (line: StoredLine) =>
  */
 export async function openPeriod(db: DB, userId: number | null, period: string): Promise<string> {
   if (userId === null) return period;
-  await lockPayoutUser(db, userId);
-  const latest = await db
-    .selectFrom('payouts')
-    .select((eb) => eb.fn.max('period').as('period'))
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  const paidUntil = latest?.period ?? null;
-  return paidUntil && paidUntil >= period ? nextMonth(paidUntil) : period;
+  return periodAfter(await paidUntilOf(db, [userId]), userId, period);
 }
 
 export interface SettleOptions {
@@ -664,30 +760,48 @@ export interface Settled {
   written: number;
 }
 
+/** Rows a multi-row insert holds (about 20 parameters a row, well below PostgreSQL's 65,535). */
+const INSERT_ROWS = 1000;
+
+const REASONS = ['contractChanged', 'contractDeleted', 'ruleChanged'];
+
 /**
- * Brings a contract's ledger lines to what it earns now (see the head of this file). `facts`
- * null: the contract is gone — everything live is reversed.
+ * Brings a contract's lines in the ledger to what it earns now (see the head of this file).
+ * A contract that is gone: everything live is reversed.
  */
 export async function settleContract(
   db: DB,
   contractId: number,
   options: SettleOptions = {},
 ): Promise<Settled> {
-  // One settle of a contract at a time (two writes of one contract, the job and a user).
-  await sql`select pg_advisory_xact_lock(hashtext('commission_contract'), ${contractId}::int)`.execute(
-    db,
-  );
-  const facts = await contractFacts(db, contractId);
-  const context = facts ? await contextFor(db, facts, options) : null;
-  const target = facts && context ? targetLines(facts, context) : [];
-  const today = options.today ?? swissToday();
-  const started = (facts?.startDate ?? '9999-12-31') <= today && facts?.status !== 'application';
-  const statusOfNew = started ? 'ready_present' : 'pending';
+  return settleContracts(db, [contractId], options);
+}
 
-  const stored = (await db
+/**
+ * `settleContract` for several contracts at once, in the caller's transaction: a few statements
+ * for all of them (their facts, contexts and stored lines read together, the reversals and the new
+ * lines written by multi-row inserts) — the batch recompute settles hundreds a statement.
+ */
+export async function settleContracts(
+  db: DB,
+  contractIds: number[],
+  options: SettleOptions = {},
+): Promise<Settled> {
+  const ids = [...new Set(contractIds)].sort(ASCENDING);
+  if (ids.length === 0) return { reversed: 0, written: 0 };
+  // One settle of a contract at a time (two writes of one contract, the job and a user); the
+  // locks in id order.
+  await sql`select pg_advisory_xact_lock(hashtext('commission_contract'), k.id)
+    from unnest(${ids}::int[]) as k(id) order by k.id`.execute(db);
+  const today = options.today ?? swissToday();
+  const facts = await contractsFacts(db, ids);
+  const contexts = await contextsFor(db, [...facts.values()], { ...options, today });
+
+  const storedRows = (await db
     .selectFrom('commission_lines as l')
     .select([
       'l.id',
+      'l.contract_id',
       'l.kind',
       'l.user_id',
       'l.sub_broker_id',
@@ -700,8 +814,13 @@ export async function settleContract(
       'l.period',
       'l.status',
       'l.explain',
+      'l.contract_number',
+      'l.customer_name',
+      'l.product_id',
+      'l.company_id',
+      'l.product_group',
     ])
-    .where('l.contract_id', '=', contractId)
+    .where('l.contract_id', 'in', ids)
     .where('l.reverses_id', 'is', null)
     .where((eb) =>
       eb.not(
@@ -715,55 +834,109 @@ export async function settleContract(
     )
     .orderBy('l.id')
     .execute()) as StoredLine[];
+  const storedOf = new Map<number, StoredLine[]>();
+  for (const line of storedRows) {
+    const id = Number(line.contract_id);
+    storedOf.set(id, [...(storedOf.get(id) ?? []), line]);
+  }
 
-  // Pair stored lines with target ones of the same identity; the rest is reversed or written.
-  const wanted = new Map<string, TargetLine[]>();
-  for (const line of target) {
-    const key = identity(line);
-    wanted.set(key, [...(wanted.get(key) ?? []), line]);
+  // Per contract: pair stored lines with target ones of the same identity; the rest is reversed
+  // or written.
+  const reversals: Array<{
+    line: StoredLine;
+    contractId: number;
+    snapshot: Record<string, unknown> | null;
+    reason: string;
+  }> = [];
+  const writes: Array<{
+    line: TargetLine;
+    contractId: number;
+    snapshot: Record<string, unknown>;
+    status: string;
+  }> = [];
+  for (const contractId of ids) {
+    const fact = facts.get(contractId) ?? null;
+    const context = fact ? contexts.get(contractId) : undefined;
+    const target = fact && context ? targetLines(fact, context) : [];
+    const started = (fact?.startDate ?? '9999-12-31') <= today && fact?.status !== 'application';
+    const wanted = new Map<string, TargetLine[]>();
+    for (const line of target) {
+      const key = identity(line);
+      wanted.set(key, [...(wanted.get(key) ?? []), line]);
+    }
+    const snapshot = fact
+      ? {
+          contract_number: fact.contractNumber,
+          customer_name: fact.customerName,
+          product_id: fact.productId,
+          company_id: fact.companyId,
+          product_group: fact.productGroup,
+        }
+      : null;
+    const reason = options.reason ?? (fact ? 'contractChanged' : 'contractDeleted');
+    for (const line of storedOf.get(contractId) ?? []) {
+      const key = identity({
+        kind: line.kind,
+        userId: line.user_id,
+        subBrokerId: line.sub_broker_id,
+        amount: line.amount,
+        stars: line.stars,
+        ruleId: line.rule_id,
+        ruleVersion: line.rule_version,
+        commissionType: line.commission_type,
+        contractYear: line.contract_year,
+        clawback: isClawback(line),
+      });
+      const same = wanted.get(key);
+      if (same && same.length > 0) same.shift();
+      else reversals.push({ line, contractId, snapshot, reason });
+    }
+    if (snapshot)
+      for (const line of [...wanted.values()].flat())
+        writes.push({
+          line,
+          contractId,
+          snapshot,
+          status: started ? 'ready_present' : 'pending',
+        });
   }
-  const toReverse: StoredLine[] = [];
-  for (const line of stored) {
-    const key = identity({
-      kind: line.kind,
-      userId: line.user_id,
-      subBrokerId: line.sub_broker_id,
-      amount: line.amount,
-      stars: line.stars,
-      ruleId: line.rule_id,
-      ruleVersion: line.rule_version,
-      commissionType: line.commission_type,
-      contractYear: line.contract_year,
-      clawback: isClawback(line),
-    });
-    const same = wanted.get(key);
-    if (same && same.length > 0) same.shift();
-    else toReverse.push(line);
-  }
-  const toWrite = [...wanted.values()].flat();
+  if (reversals.length === 0 && writes.length === 0) return { reversed: 0, written: 0 };
 
-  const snapshot = {
-    contract_number: facts?.contractNumber ?? null,
-    customer_name: facts?.customerName ?? null,
-    product_id: facts?.productId ?? null,
-    company_id: facts?.companyId ?? null,
-    product_group: facts?.productGroup ?? null,
-  };
-  const reason = options.reason ?? (facts ? 'contractChanged' : 'contractDeleted');
-  for (const line of toReverse) {
-    await reverseLine(db, line, {
-      reason,
-      by: options.by ?? null,
-      contractId,
-      snapshot: facts ? snapshot : null,
-    });
-  }
-  for (const line of toWrite) {
-    const period = await openPeriod(db, line.userId, line.period);
-    const moved = period !== line.period;
+  // The months: a line paid out already is reversed, and a new line counts, in the user's month
+  // after their latest payout when its own month was paid.
+  const paidUntil = await paidUntilOf(db, [
+    ...reversals.flatMap(({ line }) =>
+      line.user_id !== null && !unpaid(line.status) ? [line.user_id] : [],
+    ),
+    ...writes.flatMap(({ line }) => (line.userId !== null ? [line.userId] : [])),
+  ]);
+  const by = options.by ?? null;
+  await insertLines(
+    db,
+    reversals.map(({ line, contractId, snapshot, reason }) =>
+      reversalValues(line, {
+        period: unpaid(line.status)
+          ? line.period
+          : periodAfter(paidUntil, line.user_id, line.period),
+        reason,
+        by,
+        contractId,
+        snapshot,
+      }),
+    ),
+  );
+  const unpaidIds = reversals.flatMap(({ line }) => (unpaid(line.status) ? [line.id] : []));
+  for (let at = 0; at < unpaidIds.length; at += INSERT_ROWS)
     await db
-      .insertInto('commission_lines')
-      .values({
+      .updateTable('commission_lines')
+      .set({ status: 'reversed', updated_at: sql`now()`, version: sql`version + 1` })
+      .where('id', 'in', unpaidIds.slice(at, at + INSERT_ROWS))
+      .execute();
+  await insertLines(
+    db,
+    writes.map(({ line, contractId, snapshot, status }) => {
+      const period = periodAfter(paidUntil, line.userId, line.period);
+      return {
         ...snapshot,
         contract_id: contractId,
         kind: line.kind,
@@ -776,19 +949,103 @@ export async function settleContract(
         commission_type: line.commissionType,
         contract_year: line.contractYear,
         period,
-        status: statusOfNew,
+        status,
         explain: JSON.stringify(
-          moved
+          period !== line.period
             ? [...line.explain, stepOf('nextPeriod', { from: line.period, until: period })]
             : line.explain,
         ),
         cap_exceeded: line.capExceeded,
         cap_amount: line.capAmount,
-        created_by: options.by ?? null,
-      })
+        created_by: by,
+      };
+    }),
+  );
+  return { reversed: reversals.length, written: writes.length };
+}
+
+const unpaid = (status: string) => status === 'pending' || status === 'ready_present';
+
+/** Multi-row inserts of ledger lines, in order (ids follow the order given). */
+async function insertLines(db: DB, rows: Array<Record<string, unknown>>): Promise<void> {
+  for (let at = 0; at < rows.length; at += INSERT_ROWS)
+    await db
+      .insertInto('commission_lines')
+      .values(rows.slice(at, at + INSERT_ROWS) as never)
       .execute();
-  }
-  return { reversed: toReverse.length, written: toWrite.length };
+}
+
+type ReversedLine = Pick<
+  StoredLine,
+  | 'id'
+  | 'kind'
+  | 'user_id'
+  | 'sub_broker_id'
+  | 'amount'
+  | 'stars'
+  | 'rule_id'
+  | 'rule_version'
+  | 'commission_type'
+  | 'contract_year'
+  | 'period'
+  | 'status'
+>;
+
+/** The row of a line's reversal (its contract's snapshot: the original's, or the one given). */
+function reversalValues(
+  line: ReversedLine &
+    Partial<
+      Pick<
+        StoredLine,
+        | 'contract_id'
+        | 'contract_number'
+        | 'customer_name'
+        | 'product_id'
+        | 'company_id'
+        | 'product_group'
+      >
+    >,
+  options: {
+    period: string;
+    reason: string;
+    by: number | null;
+    contractId?: number | null;
+    snapshot?: Record<string, unknown> | null;
+  },
+): Record<string, unknown> {
+  const reasonText = options.reason.startsWith('app.')
+    ? options.reason
+    : REASONS.includes(options.reason)
+      ? explainKey(`reason.${options.reason}`)
+      : null;
+  return {
+    contract_id: line.contract_id ?? null,
+    contract_number: line.contract_number ?? null,
+    customer_name: line.customer_name ?? null,
+    product_id: line.product_id ?? null,
+    company_id: line.company_id ?? null,
+    product_group: line.product_group ?? null,
+    ...(options.snapshot ?? {}),
+    ...(options.contractId === undefined ? {} : { contract_id: options.contractId }),
+    kind: line.kind,
+    user_id: line.user_id,
+    sub_broker_id: line.sub_broker_id,
+    amount: -line.amount,
+    stars: line.stars === null ? null : -line.stars,
+    rule_id: line.rule_id,
+    rule_version: line.rule_version,
+    commission_type: line.commission_type,
+    contract_year: line.contract_year,
+    period: options.period,
+    status: unpaid(line.status) ? 'reversed' : 'ready_present',
+    reverses_id: line.id,
+    reason: reasonText ? null : options.reason,
+    explain: JSON.stringify([
+      stepOf('reversal', { name: `#${line.id}`, amount: toChf(-line.amount) }),
+      ...(reasonText ? [{ key: reasonText }] : []),
+    ]),
+    created_by: options.by,
+  };
 }
 
 /**
@@ -799,21 +1056,7 @@ export async function settleContract(
  */
 export async function reverseLine(
   db: DB,
-  line: Pick<
-    StoredLine,
-    | 'id'
-    | 'kind'
-    | 'user_id'
-    | 'sub_broker_id'
-    | 'amount'
-    | 'stars'
-    | 'rule_id'
-    | 'rule_version'
-    | 'commission_type'
-    | 'contract_year'
-    | 'period'
-    | 'status'
-  >,
+  line: ReversedLine,
   options: {
     reason: string;
     by: number | null;
@@ -821,8 +1064,9 @@ export async function reverseLine(
     snapshot?: Record<string, unknown> | null;
   },
 ): Promise<number> {
-  const unpaid = line.status === 'pending' || line.status === 'ready_present';
-  const period = unpaid ? line.period : await openPeriod(db, line.user_id, line.period);
+  const period = unpaid(line.status)
+    ? line.period
+    : await openPeriod(db, line.user_id, line.period);
   const original = await db
     .selectFrom('commission_lines')
     .select([
@@ -835,39 +1079,12 @@ export async function reverseLine(
     ])
     .where('id', '=', line.id)
     .executeTakeFirstOrThrow();
-  const reasonText = options.reason.startsWith('app.')
-    ? options.reason
-    : ['contractChanged', 'contractDeleted', 'ruleChanged'].includes(options.reason)
-      ? explainKey(`reason.${options.reason}`)
-      : null;
   const inserted = await db
     .insertInto('commission_lines')
-    .values({
-      ...original,
-      ...(options.snapshot ?? {}),
-      contract_id: options.contractId === undefined ? original.contract_id : options.contractId,
-      kind: line.kind,
-      user_id: line.user_id,
-      sub_broker_id: line.sub_broker_id,
-      amount: -line.amount,
-      stars: line.stars === null ? null : -line.stars,
-      rule_id: line.rule_id,
-      rule_version: line.rule_version,
-      commission_type: line.commission_type,
-      contract_year: line.contract_year,
-      period,
-      status: unpaid ? 'reversed' : 'ready_present',
-      reverses_id: line.id,
-      reason: reasonText ? null : options.reason,
-      explain: JSON.stringify([
-        stepOf('reversal', { name: `#${line.id}`, amount: toChf(-line.amount) }),
-        ...(reasonText ? [{ key: reasonText }] : []),
-      ]),
-      created_by: options.by,
-    })
+    .values(reversalValues({ ...line, ...original }, { ...options, period }) as never)
     .returning('id')
     .executeTakeFirstOrThrow();
-  if (unpaid)
+  if (unpaid(line.status))
     await db
       .updateTable('commission_lines')
       .set({ status: 'reversed', updated_at: sql`now()`, version: sql`version + 1` })

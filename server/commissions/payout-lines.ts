@@ -38,6 +38,14 @@ export async function lockPayoutUser(db: DB, userId: number): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${`gscrm.payout-user.${userId}`}))`.execute(db);
 }
 
+/** `lockPayoutUser` of several users at once, in id order (two batches never wait crosswise). */
+export async function lockPayoutUsers(db: DB, userIds: number[]): Promise<void> {
+  const users = [...new Set(userIds)].sort((a, b) => a - b);
+  if (users.length === 0) return;
+  await sql`select pg_advisory_xact_lock(hashtext('gscrm.payout-user.' || k.id::text))
+    from unnest(${users}::int[]) as k(id) order by k.id`.execute(db);
+}
+
 /** Whether the user has a payout for the month (any status). */
 export async function hasPayout(db: DB, userId: number, period: string): Promise<boolean> {
   const found = await db

@@ -23,7 +23,7 @@ import type { DB } from '../db/index.ts';
 import { addError, type FieldErrors, issue, notFound, validationError } from '../http/errors.ts';
 import { scopeExpression } from '../access/scope.ts';
 import { scopeFor } from '../customers/access.ts';
-import { contextFor, contractFacts, caseOf, settleContract, targetLines } from './engine.ts';
+import { contextFor, contractFacts, caseOf, settleContracts, targetLines } from './engine.ts';
 import { loadRules } from './rules.ts';
 
 const ID = { type: 'integer', minimum: 1 } as const;
@@ -46,8 +46,9 @@ interface TestBody {
 }
 
 /**
- * Settles every closure (or those given) in batches of `batch`, each batch one transaction (inside
- * the caller's when it is given one, as the demo seeding does).
+ * Settles every closure (or those given) in batches of `batch` (`settleContracts`: a few
+ * statements a batch), each batch one transaction (inside the caller's when it is given one, as
+ * the demo seeding does).
  */
 export async function recomputeAll(
   db: DB,
@@ -72,7 +73,7 @@ export async function recomputeAll(
         .execute()
     ).map((row) => row.id);
   }
-  const size = options.batch ?? 200;
+  const size = options.batch ?? 500;
   let reversed = 0;
   let written = 0;
   for (let at = 0; at < ids.length; at += size) {
@@ -80,16 +81,14 @@ export async function recomputeAll(
     const run = (fn: (trx: DB) => Promise<void>) =>
       db.isTransaction ? fn(db) : db.transaction().execute(fn);
     await run(async (trx) => {
-      for (const id of chunk) {
-        const done = await settleContract(trx, id, {
-          rules,
-          today,
-          by: options.by ?? null,
-          reason: options.reason ?? 'ruleChanged',
-        });
-        reversed += done.reversed;
-        written += done.written;
-      }
+      const done = await settleContracts(trx, chunk, {
+        rules,
+        today,
+        by: options.by ?? null,
+        reason: options.reason ?? 'ruleChanged',
+      });
+      reversed += done.reversed;
+      written += done.written;
     });
   }
   return { contracts: ids.length, reversed, written };
@@ -253,19 +252,12 @@ export async function engineRoutes(app: FastifyInstance): Promise<void> {
       const ids = request.body?.contract_ids;
       if (ids) {
         const done = await writeTransaction(app.db, request, async (trx) => {
-          let reversed = 0;
-          let written = 0;
-          const rules = await loadRules(trx);
-          for (const id of ids) {
-            const result = await settleContract(trx, id, {
-              rules,
-              by: request.principal!.id,
-              reason: 'ruleChanged',
-            });
-            reversed += result.reversed;
-            written += result.written;
-          }
-          return { contracts: ids.length, reversed, written };
+          const result = await settleContracts(trx, ids, {
+            rules: await loadRules(trx),
+            by: request.principal!.id,
+            reason: 'ruleChanged',
+          });
+          return { contracts: ids.length, ...result };
         });
         return { data: done };
       }

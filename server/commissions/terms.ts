@@ -10,6 +10,7 @@ import { swissToday } from '../../src/schema/swiss-time.ts';
 import type { HookContext } from '../crud/hooks.ts';
 import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
+import { dateText } from '../customers/rules.ts';
 
 export const TERM_COLUMNS = [
   'chf_per_star',
@@ -41,37 +42,67 @@ export async function termsOn(
   userIds: number[],
   date: string,
 ): Promise<Map<number, Terms>> {
+  return (await termsHistory(db, userIds)).on(userIds, date);
+}
+
+/** Users' terms over time, read once; `on` answers those valid on a date. */
+export interface TermsHistory {
+  on(userIds: number[], date: string): Map<number, Terms>;
+}
+
+const termsFromRow = (row: {
+  chf_per_star: number | null;
+  star_health: number | null;
+  share_of_mandate_business: number | null;
+  closures_pass_on_rate: number | null;
+  payment_type: string | null;
+}): Terms => ({
+  chfPerStar: row.chf_per_star ?? 0,
+  starHealth: row.star_health ?? null,
+  shareOfMandateBusiness: row.share_of_mandate_business ?? 0,
+  closuresPassOnRate: row.closures_pass_on_rate ?? 0,
+  paymentType: row.payment_type ?? null,
+});
+
+/**
+ * The terms history of users (two statements for all of them): on a date, each user's latest row
+ * valid from then or before; a user without such a row (written straight to the table, as the
+ * demo does) is paid by their current terms.
+ */
+export async function termsHistory(db: DB, userIds: number[]): Promise<TermsHistory> {
   const unique = [...new Set(userIds)];
-  const out = new Map<number, Terms>();
-  if (unique.length === 0) return out;
-  const rows = await db
-    .selectFrom('user_terms')
-    .select(['user_id', 'valid_from', ...TERM_COLUMNS])
-    .where('user_id', 'in', unique)
-    .where('valid_from', '<=', date)
-    .orderBy('user_id')
-    .orderBy('valid_from')
-    .execute();
-  // Users without a row valid then (written straight to the table, as the demo does): their
-  // current terms.
-  const missing = unique.filter((id) => !rows.some((row) => row.user_id === id));
-  const current = missing.length
-    ? await db
-        .selectFrom('users')
-        .select(['id as user_id', ...TERM_COLUMNS])
-        .where('id', 'in', missing)
-        .execute()
-    : [];
-  for (const row of [...current, ...rows]) {
-    out.set(row.user_id, {
-      chfPerStar: row.chf_per_star ?? 0,
-      starHealth: row.star_health ?? null,
-      shareOfMandateBusiness: row.share_of_mandate_business ?? 0,
-      closuresPassOnRate: row.closures_pass_on_rate ?? 0,
-      paymentType: row.payment_type ?? null,
-    });
+  const rows = new Map<number, Array<{ from: string; terms: Terms }>>();
+  const current = new Map<number, Terms>();
+  if (unique.length > 0) {
+    for (const row of await db
+      .selectFrom('user_terms')
+      .select(['user_id', 'valid_from', ...TERM_COLUMNS])
+      .where('user_id', 'in', unique)
+      .orderBy('user_id')
+      .orderBy('valid_from')
+      .execute())
+      rows.set(row.user_id, [
+        ...(rows.get(row.user_id) ?? []),
+        { from: dateText(row.valid_from) ?? '', terms: termsFromRow(row) },
+      ]);
+    for (const row of await db
+      .selectFrom('users')
+      .select(['id', ...TERM_COLUMNS])
+      .where('id', 'in', unique)
+      .execute())
+      current.set(row.id, termsFromRow(row));
   }
-  return out;
+  return {
+    on(ids, date) {
+      const out = new Map<number, Terms>();
+      for (const id of new Set(ids)) {
+        const valid = (rows.get(id) ?? []).filter((row) => row.from <= date).at(-1);
+        const terms = valid?.terms ?? current.get(id);
+        if (terms) out.set(id, terms);
+      }
+      return out;
+    },
+  };
 }
 
 export const termsOf = (terms: Map<number, Terms>, userId: number): Terms =>

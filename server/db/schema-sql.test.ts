@@ -9,6 +9,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from './migrate.ts';
 import {
+  auditSql,
   diffSql,
   q,
   type Snapshot,
@@ -106,6 +107,26 @@ describe('snapshotOf', () => {
     expect(tables.parts.indexes.parts_thing_id_idx).toBe(
       'create index if not exists "parts_thing_id_idx" on "parts" ("thing_id", "id")',
     );
+  });
+});
+
+describe('audit triggers', () => {
+  it('log every write, or only updates and deletes of a ledger (x-resource.auditInserts false)', () => {
+    const ledger = schema('ledger', { amount: { type: 'integer' } });
+    ledger['x-resource'] = { auditInserts: false };
+    const [, logged] = auditSql(EMPTY, snapshot(things));
+    expect(logged).toContain('after insert or update or delete on "things"');
+    const [, unlogged] = auditSql(EMPTY, snapshot(ledger));
+    expect(unlogged).toContain('after update or delete on "ledger"');
+    // Turning it off later replaces the trigger.
+    const changed = auditSql(
+      snapshot({ ...ledger, 'x-resource': {} } as JsonSchema),
+      snapshot(ledger),
+    );
+    expect(changed.slice(1)).toEqual([
+      'drop trigger if exists "ledger_audit" on "ledger"',
+      unlogged,
+    ]);
   });
 });
 

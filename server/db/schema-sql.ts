@@ -30,6 +30,8 @@ export interface AuditModel {
   key: string;
   parent?: { table: string; column: string };
   redacted: string[];
+  /** `false`: inserts are not logged (`x-resource.auditInserts`); absent: every write is. */
+  inserts?: false;
 }
 
 export interface TableModel {
@@ -143,7 +145,7 @@ $$`;
 
 /** The trigger that writes a table's changes to the audit log. */
 export const auditTriggerSql = (table: string, audit: AuditModel): string =>
-  `create trigger ${q(`${table}_audit`)} after insert or update or delete on ${q(table)} for each row execute function gscrm_audit_row(${[
+  `create trigger ${q(`${table}_audit`)} after ${audit.inserts === false ? '' : 'insert or '}update or delete on ${q(table)} for each row execute function gscrm_audit_row(${[
     audit.key,
     audit.parent?.table ?? '',
     audit.parent?.column ?? '',
@@ -169,6 +171,7 @@ export function tableModel(model: ResourceModel): TableModel {
   if (parent?.reference) {
     audit.parent = { table: parent.reference.replace(/-/g, '_'), column: parent.column };
   }
+  if (model.resource.auditInserts === false) audit.inserts = false;
   // The owner column (x-owner, server/access/visibility.ts) leads an index in the default order.
   const owner = model.fields.find(
     (field) => field.schema['x-owner'] && (field.kind === 'reference' || field.kind === 'integer'),

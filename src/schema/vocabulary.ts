@@ -23,6 +23,12 @@ export interface XResource {
   search?: string[];
   /** Default list order. */
   defaultSort?: { field: string; order: 'ASC' | 'DESC' };
+  /**
+   * `false`: the table's inserts are not copied to the audit log, only its updates and deletes —
+   * for an append-only ledger whose every row is its own record of its making (who, when, why),
+   * written in bulk (commission-lines: a recompute writes hundreds of thousands).
+   */
+  auditInserts?: boolean;
 }
 
 /** Root keyword `x-permissions`: the access rule of each action (the server enforces it). */

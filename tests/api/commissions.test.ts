@@ -785,6 +785,102 @@ describe('assigned single payments', () => {
 });
 
 describe('the nightly job', () => {
+  it('recomputes a batch after a rule correction: paid, unpaid and untouched closures together', async () => {
+    const company = await insurer();
+    const corrected = await rule(company, {
+      product_ids: [10],
+      calculation_basis: 'flat',
+      flat_rate: 100,
+      stars: 1,
+    });
+    await rule(company, { product_ids: [13], calculation_basis: 'flat', flat_rate: 30, stars: 1 });
+    // Consultant 2 at CHF 40 a star, signed in May 2023 (a month no other case of this file uses).
+    const of = (product: number) =>
+      closure(company, {
+        product_id: product,
+        consultant_id: users[CONSULTANT2],
+        signing_date: '2023-05-10',
+        start_date: '2023-06-01',
+        payment_cycle: 'annual',
+        insurance: { premium: 200 },
+      });
+    const paid = await of(10);
+    const unpaid = await of(10);
+    const untouched = await of(13);
+    const consultantLine = (await linesOf(paid)).find((line) => line.kind === 'consultant')!;
+    expect([consultantLine.amount, consultantLine.period]).toEqual([4_000, '2023-05']);
+    const payout = await t.database.db
+      .insertInto('payouts')
+      .values({
+        user_id: users[CONSULTANT2]!,
+        period: '2023-05',
+        status: 'paid',
+        total: 4_000,
+        line_count: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.database.db
+      .updateTable('commission_lines')
+      .set({ status: 'paid', payout_id: payout.id })
+      .where('id', '=', consultantLine.id)
+      .execute();
+    const before = await linesOf(untouched);
+
+    const fixed = await call(ADMIN, 'PATCH', `/api/commission-rules/${String(corrected.id)}`, {
+      flat_rate: 120,
+      stars: 2,
+      version: corrected.version,
+    });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    const ids = [paid, unpaid, untouched].map((contract) => Number(contract.id));
+    const recomputed = await call(ADMIN, 'POST', '/api/commissions/recompute', {
+      contract_ids: ids,
+    });
+    expect(recomputed.statusCode, recomputed.body).toBe(200);
+    // Two closures: the courtage and the consultant's line reversed and written anew, each.
+    expect(data(recomputed)).toEqual({ contracts: 3, reversed: 4, written: 4 });
+    // The history: the three lines reversed in place are logged as changes; the ledger's new lines
+    // are their own record of their making (x-resource.auditInserts false), not copied there.
+    const logged = await t.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'changes'])
+      .where('request_id', '=', String(recomputed.headers['x-request-id']))
+      .where('resource', '=', 'commission_lines')
+      .execute();
+    expect(logged.map((row) => row.action)).toEqual(['update', 'update', 'update']);
+    for (const row of logged)
+      expect((row.changes as Record<string, { new: unknown }>).status?.new).toBe('reversed');
+    const shape = (lines: Line[], kind: string) =>
+      lines
+        .filter((line) => line.kind === kind)
+        .map((line) => [line.amount, line.status, line.period]);
+    const paidLines = await linesOf(paid);
+    // The paid line stays paid; its reversal and the new line land in the next open month.
+    expect(shape(paidLines, 'consultant')).toEqual([
+      [4_000, 'paid', '2023-05'],
+      [-4_000, 'ready_present', '2023-06'],
+      [8_000, 'ready_present', '2023-06'],
+    ]);
+    expect(shape(paidLines, 'courtage')).toEqual([
+      [10_000, 'reversed', '2023-05'],
+      [-10_000, 'reversed', '2023-05'],
+      [12_000, 'ready_present', '2023-05'],
+    ]);
+    const newLine = paidLines.filter((line) => line.kind === 'consultant')[2]!;
+    expect(newLine.explain.map((step) => step.key)).toContain('app.commissions.explain.nextPeriod');
+    // Never paid: reversed in place; the new line after the month paid out already.
+    expect(shape(await linesOf(unpaid), 'consultant')).toEqual([
+      [4_000, 'reversed', '2023-05'],
+      [-4_000, 'reversed', '2023-05'],
+      [8_000, 'ready_present', '2023-06'],
+    ]);
+    expect(await linesOf(untouched)).toEqual(before);
+    // Settled once more, nothing changed: nothing is written.
+    const again = await call(ADMIN, 'POST', '/api/commissions/recompute', { contract_ids: ids });
+    expect(data(again)).toEqual({ contracts: 3, reversed: 0, written: 0 });
+  });
+
   it('settles again the closures whose contract year began in the last week, still running', async () => {
     const company = await insurer();
     const due = await closure(company, { product_id: 10, start_date: '2024-11-25' });
