@@ -247,19 +247,7 @@ export const ROUTES: RouteEntry[] = [
   }),
   // Payouts (src/custom/payouts/): the list (default status 'new') and a payout's page with its
   // lines (not a spec route: `payouts/{id}`).
-  {
-    path: 'payouts',
-    areas: ADMIN,
-    page: lazyPage(() => import('./custom/payouts/PayoutList.tsx')),
-    menu: { group: 'commissions', label: 'app.menu.payouts', icon: PaymentsIcon },
-    permission: 'manage-commissions',
-  },
-  {
-    path: 'payouts/{id}',
-    areas: ADMIN,
-    page: lazyPage(() => import('./custom/payouts/PayoutShow.tsx')),
-    permission: 'manage-commissions',
-  },
+  ...crud('payouts', { group: 'commissions', label: 'app.menu.payouts', icon: PaymentsIcon }),
 
   // Reference data
   ...crud('companies', { group: 'reference', label: 'app.menu.companies', icon: BusinessIcon }),

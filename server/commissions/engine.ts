@@ -100,6 +100,8 @@ interface ContractFacts {
   clientAge: number | null;
   customerId: number;
   subBrokerId: number | null;
+  /** What the contract says its people earn (`commissions`, `total_commission`) as stored. */
+  stored?: { commissions: unknown; total: number | null };
 }
 
 const dateText = (value: unknown): string | null => dateOf(value) ?? null;
@@ -136,11 +138,14 @@ export async function contractsFacts(db: DB, ids: number[]): Promise<Map<number,
       'cu.sub_broker_id',
       'cu.date_of_birth as customer_birth',
       'hm.date_of_birth as member_birth',
+      'c.commissions',
+      'c.total_commission',
     ])
     .where('c.id', 'in', ids)
     .execute();
   for (const row of rows) {
     const facts = factsOf(row as unknown as ResourceRow);
+    facts.stored = { commissions: row.commissions, total: row.total_commission };
     out.set(facts.id, facts);
   }
   return out;
@@ -789,10 +794,17 @@ export async function settleContracts(
 ): Promise<Settled> {
   const ids = [...new Set(contractIds)].sort(ASCENDING);
   if (ids.length === 0) return { reversed: 0, written: 0 };
-  // One settle of a contract at a time (two writes of one contract, the job and a user); the
-  // locks in id order.
-  await sql`select pg_advisory_xact_lock(hashtext('commission_contract'), k.id)
-    from unnest(${ids}::int[]) as k(id) order by k.id`.execute(db);
+  // One settle of a contract at a time (two writes of one contract, the job and a user): the
+  // contracts' rows locked, in id order — a user's write holds its contract's row already, and
+  // the engine writes the rows' commissions below. A contract deleted meanwhile has no row: its
+  // delete settled it, in its own transaction.
+  await db
+    .selectFrom('contracts')
+    .select('id')
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
   const today = options.today ?? swissToday();
   const facts = await contractsFacts(db, ids);
   const contexts = await contextsFor(db, [...facts.values()], { ...options, today });
@@ -854,10 +866,15 @@ export async function settleContracts(
     snapshot: Record<string, unknown>;
     status: string;
   }> = [];
+  const summaries: Array<{ id: number; summary: PeopleSummary }> = [];
   for (const contractId of ids) {
     const fact = facts.get(contractId) ?? null;
     const context = fact ? contexts.get(contractId) : undefined;
     const target = fact && context ? targetLines(fact, context) : [];
+    if (fact) {
+      const summary = peopleSummary(target);
+      if (!sameSummary(summary, fact.stored)) summaries.push({ id: contractId, summary });
+    }
     const started = (fact?.startDate ?? '9999-12-31') <= today && fact?.status !== 'application';
     const wanted = new Map<string, TargetLine[]>();
     for (const line of target) {
@@ -900,6 +917,7 @@ export async function settleContracts(
           status: started ? 'ready_present' : 'pending',
         });
   }
+  await storeSummaries(db, summaries);
   if (reversals.length === 0 && writes.length === 0) return { reversed: 0, written: 0 };
 
   // The months: a line paid out already is reversed, and a new line counts, in the user's month
@@ -962,6 +980,89 @@ export async function settleContracts(
     }),
   );
   return { reversed: reversals.length, written: writes.length };
+}
+
+/** The contract's own record of what its people earn (`commissions`, `total_commission`). */
+interface PeopleSummary {
+  commissions: Array<{ type: string; user_id?: number; sub_broker_id?: number; comission: number }>;
+  total: number;
+}
+
+/** The people's kinds, in the order a contract lists them. */
+const PEOPLE_KINDS: string[] = ['consultant', 'team_lead', 'call_centre', 'mandate', 'sub_broker'];
+
+/**
+ * What a contract's people earn from it once settled (its live lines are its target lines): the
+ * people's lines summed by earner and kind (clawbacks net), none that sum to nothing, in CHF.
+ */
+export function peopleSummary(lines: TargetLine[]): PeopleSummary {
+  const sums = new Map<
+    string,
+    { kind: string; userId: number | null; subBrokerId: number | null; amount: number }
+  >();
+  for (const line of lines) {
+    if (!PEOPLE_KINDS.includes(line.kind)) continue;
+    const key = `${line.kind}:${line.userId ?? ''}:${line.subBrokerId ?? ''}`;
+    const sum = sums.get(key) ?? {
+      kind: line.kind,
+      userId: line.userId,
+      subBrokerId: line.subBrokerId,
+      amount: 0,
+    };
+    sum.amount += line.amount;
+    sums.set(key, sum);
+  }
+  const kept = [...sums.values()]
+    .filter((sum) => sum.amount !== 0)
+    .sort(
+      (a, b) =>
+        PEOPLE_KINDS.indexOf(a.kind) - PEOPLE_KINDS.indexOf(b.kind) ||
+        (a.userId ?? 0) - (b.userId ?? 0) ||
+        (a.subBrokerId ?? 0) - (b.subBrokerId ?? 0),
+    );
+  return {
+    commissions: kept.map((sum) => ({
+      type: sum.kind,
+      ...(sum.userId !== null ? { user_id: sum.userId } : {}),
+      ...(sum.subBrokerId !== null ? { sub_broker_id: sum.subBrokerId } : {}),
+      comission: toChf(sum.amount),
+    })),
+    total: toChf(kept.reduce((total, sum) => total + sum.amount, 0)),
+  };
+}
+
+/** Whether the contract already says what `summary` says (key order of the stored JSON aside). */
+function sameSummary(summary: PeopleSummary, stored: ContractFacts['stored']): boolean {
+  if (!stored) return false;
+  const tuples = (lines: unknown) =>
+    JSON.stringify(
+      listOf(lines).map((line) => [
+        line.type ?? null,
+        line.user_id ?? null,
+        line.sub_broker_id ?? null,
+        Number(line.comission ?? 0),
+      ]),
+    );
+  return (
+    tuples(summary.commissions) === tuples(stored.commissions) &&
+    Number(stored.total ?? 0) === summary.total
+  );
+}
+
+/** Writes the contracts' `commissions` and `total_commission` that changed, one statement. */
+async function storeSummaries(
+  db: DB,
+  summaries: Array<{ id: number; summary: PeopleSummary }>,
+): Promise<void> {
+  for (let at = 0; at < summaries.length; at += INSERT_ROWS) {
+    const slice = summaries.slice(at, at + INSERT_ROWS);
+    await sql`update contracts as c
+      set commissions = v.commissions::jsonb, total_commission = v.total
+      from unnest(${slice.map((one) => one.id)}::int[],
+                  ${slice.map((one) => JSON.stringify(one.summary.commissions))}::text[],
+                  ${slice.map((one) => one.summary.total)}::float8[]) as v(id, commissions, total)
+      where c.id = v.id`.execute(db);
+  }
 }
 
 const unpaid = (status: string) => status === 'pending' || status === 'ready_present';

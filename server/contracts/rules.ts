@@ -19,8 +19,6 @@
  *   0–25 % and every premium and sum to non-negative amounts);
  * - `insurance.premium` plausible: at most CHF 1,000,000 a year for its payment cycle (CHF 83,333.33
  *   a month), a single premium at most CHF 5,000,000 (`maximum {limit}`);
- * - commission lines: the user must exist (`unknownReference`) and, for a line not stored before,
- *   be active (`disabledUser`);
  * - `household_member_id`: a member of the contract's customer (`notOfCustomer`);
  * - `previous_insurance.previous_companies`: known companies (`unknownReference`).
  * Visibility of the customer and the household member is the generic x-owner-via check
@@ -264,21 +262,6 @@ export async function contractErrors(
     coverage.interest_rate !== undefined
   )
     add('coverage.interest_rate', issue('onlyForFinance'));
-
-  // Commission lines: known users; a new line not for a disabled one.
-  const lines = listOf(record.commissions);
-  const before = new Set(listOf(existing?.commissions).map((line) => idOf(line.user_id)));
-  const userIds = [...new Set(lines.flatMap((line) => idOf(line.user_id) ?? []))];
-  const users = await unknownIds(db, 'users', userIds);
-  lines.forEach((line, index) => {
-    const userId = idOf(line.user_id);
-    if (userId === undefined) return;
-    const path = `commissions.${index}.user_id`;
-    if (users.missing.includes(userId))
-      add(path, issue('unknownReference', { resource: 'users', ids: String(userId) }));
-    else if (users.rows.get(userId) === false && !before.has(userId))
-      add(path, issue('disabledUser'));
-  });
 
   // The insured household member belongs to the contract's customer.
   const memberId = idOf(record.household_member_id);

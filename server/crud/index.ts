@@ -295,8 +295,17 @@ function resourceRoutes(
               .where('id', '=', id)
               .returningAll()
               .executeTakeFirstOrThrow();
-      await own.afterWrite?.(row, { ...base, mode: context.mode, existing });
-      return row;
+      if (!own.afterWrite) return row;
+      await own.afterWrite(row, { ...base, mode: context.mode, existing });
+      // The work after the write may have changed the record again (the commission engine keeps a
+      // contract's commissions): the answer is the record as it now stands, with its version.
+      return (
+        (await table
+          .selectFrom(model.table)
+          .selectAll()
+          .where('id', '=', row.id as number)
+          .executeTakeFirst()) ?? row
+      );
     }).catch((error: unknown) => translateDbError(model, error));
 
   /**

@@ -4,11 +4,16 @@
  * production sum, a flat broker mandate, a portfolio rule for P&C), the demo closures settled by
  * the engine (server/commissions/engine.ts), and payouts: the older half of the lines paid, the
  * next quarter in a new payout waiting for approval, the newest ready — so my commissions, commissions, payouts and the
- * leaderboard show real figures on `npm start`.
+ * leaderboard show real figures on `npm start`. The demo book is written relative to a fixed day;
+ * the leaderboard opens on the current month, so every consultant on it also closes a few
+ * contracts this month and last month, relative to the day the demo is seeded (`recentClosures`).
  */
 import { sql } from 'kysely';
+import { swissToday } from '../../src/schema/swiss-time.ts';
 import { recomputeAll } from '../commissions/routes.ts';
+import { contractFigures } from '../contracts/figures.ts';
 import type { DB } from '../db/index.ts';
+import { random } from './random.ts';
 
 const P_AND_C = [7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21];
 
@@ -78,7 +83,113 @@ const RULES = [
   },
 ] as const;
 
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * This month's and last month's sales (up to today): for every active consultant shown on the
+ * leaderboard, 2–6 closures signed on days of each month, for customers of theirs — pillar 3a,
+ * personal liability or household contents, from insurers offering the product, starting on the
+ * first of the next month. The seed is fixed, the days follow the calendar.
+ */
+export async function recentClosures(db: DB, today = swissToday()): Promise<number> {
+  const rnd = random(20261128);
+  const consultants = await db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'CONSULTANT')
+    .where('is_active', '=', true)
+    .where('show_on_leaderboard', '=', true)
+    .orderBy('id')
+    .execute();
+  const companies = await db
+    .selectFrom('companies')
+    .select(['id', 'products'])
+    .orderBy('id')
+    .execute();
+  const offering = (product: number) =>
+    companies
+      .filter((company) => ((company.products ?? []) as number[]).includes(product))
+      .map((company) => Number(company.id));
+  const [year, month, date] = today.split('-').map(Number) as [number, number, number];
+  const months: Array<[number, number, number]> = [
+    // [year, month, last day to sign on]
+    month === 1 ? [year - 1, 12, 28] : [year, month - 1, 28],
+    [year, month, date],
+  ];
+  const rows: Array<Record<string, unknown>> = [];
+  let number = 9000;
+  for (const consultant of consultants) {
+    const customers = await db
+      .selectFrom('customers')
+      .select('id')
+      .where('assigned_to', '=', consultant.id)
+      .where('is_company', '=', false)
+      .orderBy('id')
+      .limit(40)
+      .execute();
+    if (customers.length === 0) continue;
+    for (const [y, m, last] of months) {
+      const start = m === 12 ? `${y + 1}-01-01` : `${y}-${pad(m + 1)}-01`;
+      for (let count = rnd.int(2, 6); count > 0; count--) {
+        const signing = `${y}-${pad(m)}-${pad(rnd.int(1, last))}`;
+        const product = rnd.pick([4, 10, 10, 13, 13]);
+        const insurers = offering(product);
+        if (insurers.length === 0) continue;
+        const life = product === 4;
+        const premium = life ? rnd.pick([300, 400, 588]) : rnd.int(90, 420);
+        const term = rnd.pick([10, 15, 20]);
+        const coverage = life
+          ? {}
+          : {
+              lines: [
+                {
+                  coverage: product === 10 ? 'Privathaftpflicht' : 'Hausrat',
+                  sum: product === 10 ? 5_000_000 : rnd.pick([60_000, 80_000, 120_000]),
+                  deductible: 200,
+                  premium,
+                },
+              ],
+              closure_type: 'new_business',
+              insurance_group_type: 'family',
+            };
+        const figures = contractFigures({
+          productGroup: life ? 'life' : 'property_casualty',
+          paymentCycle: life ? 'monthly' : 'annual',
+          insurance: life ? { premium, termYears: term } : {},
+          coverage: life ? {} : { lines: [{ premium }] },
+        });
+        rows.push({
+          contract_type: 'closure',
+          customer_id: rnd.pick(customers).id,
+          consultant_id: consultant.id,
+          category: 'private',
+          product_id: product,
+          product_group: life ? 'life' : 'property_casualty',
+          company_id: rnd.pick(insurers),
+          contract_number: `GS-${y}-${++number}`,
+          status: 'active',
+          payment_cycle: life ? 'monthly' : 'annual',
+          signing_date: signing,
+          start_date: start,
+          insurance: JSON.stringify(life ? { sub_product_id: 13, premium, term_years: term } : {}),
+          coverage: JSON.stringify(coverage),
+          annual_premium: figures.annualPremium,
+          production_sum: figures.productionSum,
+          protocol_missing: false,
+        });
+      }
+    }
+  }
+  if (rows.length > 0)
+    await db
+      .insertInto('contracts')
+      .values(rows as never)
+      .execute();
+  return rows.length;
+}
+
 export async function seedDemoCommissions(db: DB): Promise<void> {
+  await recentClosures(db);
   await db
     .insertInto('commission_rules')
     .values([

@@ -38,7 +38,6 @@ const monthsBefore = (date: string, months: number) => {
   const total = y * 12 + (m - 1) - months;
   return day(Math.floor(total / 12), (total % 12) + 1, Math.min(d, 28));
 };
-const round5 = (chf: number) => Math.round(chf * 20) / 20;
 
 type ContractValues = Insertable<ContractsTable>;
 
@@ -93,8 +92,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
     .select(['id', 'customer_id', 'relation', 'date_of_birth', 'same_household'])
     .orderBy('id')
     .execute();
-  const users = await db.selectFrom('users').select(['id', 'email']).execute();
-  const teamLead = users.find((user) => user.email === 'admin@demo.gscrm.ch');
 
   const rnd = random(20261114);
   const contracts: ContractValues[] = [];
@@ -115,14 +112,12 @@ export async function seedDemoContracts(db: DB): Promise<void> {
       Array<{ premium_month?: number }> | undefined;
     const coverage = json(values.coverage) as
       { amount?: number; lines?: Array<{ premium?: number }> } | undefined;
-    const commissions = json(values.commissions) as Array<{ comission: number }> | undefined;
     const figures = contractFigures({
       productGroup: values.product_group,
       paymentCycle: cycle,
       insurance: { premium: insurance?.premium, termYears: insurance?.term_years },
       supplementaryInsurances: supplementary?.map((line) => ({ premiumMonth: line.premium_month })),
       coverage,
-      commissions,
     });
     const closure = (values.contract_type ?? 'closure') === 'closure';
     contracts.push({
@@ -130,6 +125,7 @@ export async function seedDemoContracts(db: DB): Promise<void> {
       contract_number: closure ? `GS-${BOOK_YEAR - 1}-${++number}` : null,
       annual_premium: figures.annualPremium,
       production_sum: figures.productionSum,
+      // Nobody earns anything yet: the commission engine settles the demo book afterwards.
       total_commission: figures.totalCommission,
       protocol_missing:
         closure &&
@@ -154,21 +150,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
       category: customer.is_company ? 'business' : 'private',
       business_name: customer.is_company ? customer.organization : null,
     };
-    const commissionLines = (annual: number, rate: number) =>
-      consultant === null
-        ? '[]'
-        : JSON.stringify([
-            { user_id: consultant, type: 'consultant', comission: round5(annual * rate * 0.6) },
-            ...(teamLead
-              ? [
-                  {
-                    user_id: Number(teamLead.id),
-                    type: 'team_lead',
-                    comission: round5(annual * rate * 0.1),
-                  },
-                ]
-              : []),
-          ]);
     const started = () => day(rnd.int(2014, BOOK_YEAR - 1), rnd.pick([1, 1, 1, 4, 7, 10]));
     const signed = (start: string) => {
       const signing = monthsBefore(start, rnd.int(1, 3));
@@ -214,7 +195,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
             closure_type: 'new_business',
             insurance_group_type: 'collective',
           }),
-          commissions: commissionLines(liabilityPremium, 0.12),
         },
         [paperDoc('policy', 'Police Betriebshaftpflicht')],
       );
@@ -289,7 +269,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
                 termination_date: day(Number(start.slice(0, 4)) - 1, 11, 28),
               })
             : '{}',
-          commissions: commissionLines(70 * 12, 1 / 12),
         },
         docs,
       );
@@ -305,7 +284,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
             ? [{ sub_product_id: 7, premium_month: rnd.int(20, 60), note: 'Zahnkorrektur bis 20' }]
             : []),
         ];
-        const monthly = lines.reduce((sum, line) => sum + line.premium_month, 0);
         add(
           {
             ...base,
@@ -318,7 +296,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
             signing_date: signed(start),
             start_date: start,
             supplementary_insurances: JSON.stringify(lines),
-            commissions: commissionLines(monthly * 12, 0.2),
           },
           rnd.chance(0.6) || (showcase && at === 0)
             ? [paperDoc('advice_protocol', 'Beratungsprotokoll VVG (unterschrieben)')]
@@ -348,7 +325,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
           start_date: start,
           end_date: day(retirement, 12, 31),
           insurance: JSON.stringify({ sub_product_id: 13, premium, term_years: term }),
-          commissions: commissionLines(premium * 12 * term, 0.02),
         },
         [paperDoc('application', 'Antrag Säule 3a'), paperDoc('policy', 'Police Säule 3a')],
       );
@@ -369,7 +345,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
         start_date: start,
         end_date: day(Number(start.slice(0, 4)) + term, 12, 31),
         insurance: JSON.stringify({ premium, term_years: term }),
-        commissions: commissionLines(premium * term, 0.025),
       });
     }
 
@@ -417,10 +392,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
             closure_type: 'new_business',
             insurance_group_type: 'family',
           }),
-          commissions: commissionLines(
-            lines.reduce((s, l) => s + l.premium, 0),
-            0.12,
-          ),
         },
         [paperDoc('policy', combined ? 'Police Hausrat/Haftpflicht' : 'Police Privathaftpflicht')],
       );
@@ -450,10 +421,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
           closure_type: 'replacement',
           insurance_group_type: 'family',
         }),
-        commissions: commissionLines(
-          lines.reduce((s, l) => s + l.premium, 0),
-          0.12,
-        ),
       });
     }
     if (showcase || rnd.chance(0.5)) {
@@ -504,10 +471,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
           closure_type: 'new_business',
           insurance_group_type: 'individual',
         }),
-        commissions: commissionLines(
-          lines.reduce((s, l) => s + l.premium, 0),
-          0.06,
-        ),
       });
     }
     if (rnd.chance(0.25)) {
@@ -527,7 +490,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
             { coverage: 'Privat- und Verkehrsrechtsschutz', sum: 600_000, deductible: 0, premium },
           ],
         }),
-        commissions: commissionLines(premium, 0.1),
       });
     }
     // Home owners: a mortgage and the building's insurance.
@@ -548,7 +510,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
           start_date: start,
           end_date: day(Number(start.slice(0, 4)) + fixedFor, Number(start.slice(5, 7))),
           coverage: JSON.stringify({ amount, interest_rate: rate, closure_type: 'new_business' }),
-          commissions: commissionLines(amount, 0.002),
         },
         [paperDoc('contract', 'Hypothekarvertrag Festhypothek')],
       );
@@ -567,7 +528,6 @@ export async function seedDemoContracts(db: DB): Promise<void> {
             { coverage: 'Gebäudewasser und Glas', sum: amount * 1.5, deductible: 500, premium },
           ],
         }),
-        commissions: commissionLines(premium, 0.1),
       });
     }
     // An ended contract as history: a car sold, a supplementary insurance cancelled.

@@ -74,6 +74,10 @@ export const OVERRIDES: Record<string, Partial<Record<ViewKind, PreloadablePage>
       })),
     ),
   },
+  payouts: {
+    list: lazyPage(() => import('../custom/payouts/PayoutList.tsx')),
+    show: lazyPage(() => import('../custom/payouts/PayoutShow.tsx')),
+  },
   'commission-lines': {
     list: lazyPage(() => import('../custom/commissions/CommissionsPage.tsx')),
     show: lazyPage(() => import('../custom/commissions/LineShow.tsx')),

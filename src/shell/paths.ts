@@ -44,6 +44,9 @@ export const RESOURCE_PATHS = {
   'commission-rules': { areas: ADMIN, kinds: NO_SHOW, permission: 'manage-commission-rules' },
   // Manual ledger lines (bonus, advance, correction; issue 17): list, new, edit.
   'assigned-single-payments': { areas: ADMIN, kinds: NO_SHOW, permission: 'manage-commissions' },
+  // Payouts (issue 17): the list (spec) and a payout's page with its lines (ours); made by running
+  // a month or from the list, never by a form.
+  payouts: { areas: ADMIN, kinds: ['list', 'show'], permission: 'manage-commissions' },
   companies: { areas: ADMIN, kinds: NO_SHOW },
   'lead-sources': { areas: ADMIN, kinds: NO_SHOW },
   // Not in the spec: the back office's list of people not to contact (issue 16).

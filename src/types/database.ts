@@ -291,7 +291,8 @@ export interface ContractsTable {
   }> | null>;
   commissions: Generated<Jsonb<
     {
-      user_id: number;
+      user_id?: number;
+      sub_broker_id?: number;
       type: 'consultant' | 'team_lead' | 'call_centre' | 'sub_broker' | 'mandate';
       comission: number;
     }[]

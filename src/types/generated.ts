@@ -514,10 +514,13 @@ export interface Contract {
     insuranceGroupType?: 'individual' | 'family' | 'collective';
   };
   /**
+   * Kept by the commission engine (server/commissions/): what the contract's people earn from it now — its ledger's live people's lines (consultant, team lead, call centre, mandate share: userId; a sub-broker's: subBrokerId) summed by earner and type, in CHF (clawbacks net). Never entered.
+   *
    * @maxItems 20
    */
   commissions?: {
-    userId: number;
+    userId?: number;
+    subBrokerId?: number;
     type: 'consultant' | 'team_lead' | 'call_centre' | 'sub_broker' | 'mandate';
     /**
      * CHF (the spec's spelling on the wire).
@@ -818,7 +821,7 @@ export interface Contract {
    */
   productionSum?: number;
   /**
-   * Computed by the server: the sum of the commission lines.
+   * Kept by the commission engine: the sum of the contract's commissions (what its people earn from it, CHF).
    */
   totalCommission?: number;
   /**

@@ -307,6 +307,28 @@ describe('worked examples, to the centime', () => {
       amount: 12_000,
       stars: 3,
     });
+    // The contract's own commissions say the same in CHF (kept by the engine), in the answer to
+    // its create already; its total is what its people earn.
+    expect(contract.commissions).toEqual([
+      { type: 'consultant', user_id: users[CONSULTANT], comission: 120 },
+      { type: 'call_centre', user_id: users[CALLCENTER], comission: 30 },
+    ]);
+    expect(contract.total_commission).toBe(150);
+    // A change that earns more changes them with the ledger, the version the answer's.
+    const changed = await call(ADMIN, 'PATCH', `/api/contracts/${String(contract.id)}`, {
+      signing_date: '2025-03-04',
+      version: contract.version,
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const after = data(changed);
+    // Signed before the booking: no pass-on; the consultant earns the whole CHF 150.
+    expect(after.commissions).toEqual([
+      { type: 'consultant', user_id: users[CONSULTANT], comission: 150 },
+    ]);
+    expect(after.total_commission).toBe(150);
+    const stored = data(await call(ADMIN, 'GET', `/api/contracts/${String(contract.id)}`));
+    expect(stored.version).toBe(after.version);
+    expect(stored.commissions).toEqual(after.commissions);
   });
 
   it('pays a sub-broker its rule percentage of the courtage', async () => {
@@ -331,6 +353,9 @@ describe('worked examples, to the centime', () => {
     const line = (await linesOf(contract)).find((candidate) => candidate.kind === 'sub_broker');
     // 30 % of CHF 123.45 = 37.035 → 37.04 (sub-broker lines to the centime).
     expect(line).toMatchObject({ sub_broker_id: broker.id, user_id: null, amount: 3_704 });
+    expect(contract.commissions).toEqual([
+      { type: 'sub_broker', sub_broker_id: broker.id, comission: 37.04 },
+    ]);
   });
 
   it('rounds the people’s lines to CHF 0.05 and says so (1.5 stars × CHF 33.31 = 49.965)', async () => {

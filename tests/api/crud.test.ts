@@ -122,6 +122,7 @@ const SERVER_COMPUTED: Record<string, string[]> = {
     'annual_premium',
     'production_sum',
     'total_commission',
+    'commissions',
     'protocol_missing',
   ],
   // The two time pairs follow each other; canton and coordinates follow the zip.

@@ -439,7 +439,7 @@ async function confirmed(
 /**
  * Contracts (server/contracts/rules.ts): the household member is one of the customer's, the
  * company offers the product, sub-products and variants belong to the product and sub-product,
- * commission lines name active users, previous companies exist, the interest rate only for
+ * previous companies exist (the commissions are the engine's, never sent), the interest rate only for
  * finance, and a non-closure has no status. What cannot be confirmed (a resolver that cannot read)
  * is left out.
  */
@@ -486,16 +486,6 @@ async function contractRules(body: Row, reference: ReferenceResolver): Promise<v
             ...(variantId === undefined ? {} : { sub_product_variant_id: variantId }),
           };
         });
-  const userId = await confirmed(
-    reference,
-    'users',
-    { isActive: true },
-    (row) => row.is_active !== false,
-  );
-  body.commissions =
-    userId === undefined
-      ? []
-      : (body.commissions as Row[]).map((line) => ({ ...line, user_id: userId }));
   body.previous_insurance = {
     ...(body.previous_insurance as Row),
     previous_companies: typeof body.company_id === 'number' ? [body.company_id] : [],

@@ -370,8 +370,7 @@ test('broker contracts list only the broker-mandate product; screenshots', async
   // address changes before the list renders it: wait for the list to ask for the group's rows.
   const grouped = page.waitForResponse(
     (candidate) =>
-      candidate.url().includes('/api/contracts?') &&
-      candidate.url().includes('product_group=life'),
+      candidate.url().includes('/api/contracts?') && candidate.url().includes('product_group=life'),
   );
   await select(page, 'productGroup', 'Leben');
   await grouped;

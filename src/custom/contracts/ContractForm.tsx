@@ -5,8 +5,8 @@
  * term and payment cycle; P&C the coverage lines; finance the amount and interest rate. Only the
  * sub-products and variants of the chosen product, and the insurers offering it
  * (companies.products), are offered. A non-closure needs its reason. The insured person is the
- * customer or one of its household members. Commission lines are entered by hand until the
- * commission engine fills them. Values of sections the group does not show are left out when
+ * customer or one of its household members. The commissions are the commission engine's (shown,
+ * never entered: ./CommissionsTable.tsx). Values of sections the group does not show are left out when
  * saving (./model.ts cleanForGroup). The server computes the figures and checks everything again;
  * a life form shows its annual premium and production sum live, with the server's own function
  * (src/schema/figures.ts), marked as calculated on save.
@@ -53,8 +53,10 @@ import type { JsonSchema } from '../../schema/model.ts';
 import { type ContractType, contractHref, contractRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { DeleteContractButton } from './ContractActions.tsx';
+import { CommissionsTable } from './CommissionsTable.tsx';
 import {
   cleanForGroup,
+  type Contract,
   contractModel,
   fieldOf,
   isKvgChild,
@@ -576,31 +578,16 @@ function GroupSections() {
   );
 }
 
+/** What the contract's people earn: kept by the commission engine, shown, never entered. */
 function CommissionsSection() {
+  const record = useRecordContext<Contract>();
+  const translate = useTranslate();
   return (
     <Section title="app.contracts.sections.commissions" testId="commissions">
-      <ArrayInput source="commissions" label={false}>
-        <SimpleFormIterator inline disableReordering>
-          <ReferencePicker
-            source="userId"
-            reference="users"
-            label="app.contracts.fields.user"
-            validate={[required()]}
-          />
-          <EnumInput
-            source="type"
-            label="app.contracts.fields.commissionType"
-            schema={nestedSchema('commissions.type')}
-            enumName="commissionLineType"
-            validate={[required()]}
-          />
-          <NumberInput
-            source="comission"
-            label="app.contracts.fields.comission"
-            validate={[required(), ...nestedValidators('commissions.comission')]}
-          />
-        </SimpleFormIterator>
-      </ArrayInput>
+      {record?.id ? <CommissionsTable lines={record.commissions} /> : null}
+      <Typography variant="caption" color="text.secondary" data-testid="commissions-kept">
+        {translate('app.contracts.commissionsKept')}
+      </Typography>
     </Section>
   );
 }
@@ -703,7 +690,6 @@ function transform(data: Record<string, unknown>): Record<string, unknown> {
   return {
     ...cleaned,
     supplementaryInsurances: rows(cleaned.supplementaryInsurances),
-    commissions: rows(cleaned.commissions),
     previousInsurance: withoutEmpty((cleaned.previousInsurance ?? {}) as Record<string, unknown>),
     client: withoutEmpty((cleaned.client ?? {}) as Record<string, unknown>),
   };
@@ -745,7 +731,6 @@ function CreateContract({ contractType }: { contractType: ContractType }) {
           insurance: {},
           coverage: { lines: [] },
           supplementaryInsurances: [],
-          commissions: [],
           previousInsurance: {},
           client: {},
         }}

@@ -64,6 +64,7 @@ import { useArea } from '../../shell/area.ts';
 import { DocumentDownloadButton } from '../../components/DocumentDownloadButton.tsx';
 import { DateFilterField } from '../../components/DateFilterField.tsx';
 import { CancelContractButton, DeleteContractButton } from './ContractActions.tsx';
+import { CommissionsTable } from './CommissionsTable.tsx';
 import { MemberName } from './fields.tsx';
 import { type Contract, contractModel, contractTypeOf, fieldOf } from './model.ts';
 
@@ -181,15 +182,6 @@ function VariantName({ id }: { id: number | undefined }) {
   return (
     <RecordContextProvider value={{ id: 0, variantId: id }}>
       <ReferenceField source="variantId" reference="sub-product-variants" link={false} />
-    </RecordContextProvider>
-  );
-}
-
-function UserName({ id }: { id: number | undefined }) {
-  if (!id) return null;
-  return (
-    <RecordContextProvider value={{ id: 0, userId: id }}>
-      <ReferenceField source="userId" reference="users" link={false} />
     </RecordContextProvider>
   );
 }
@@ -320,35 +312,10 @@ function CoverageSection() {
 
 function CommissionsSection() {
   const record = useRecordContext<Contract>();
-  const translate = useTranslate();
   if (!record) return null;
-  const lines = record.commissions ?? [];
   return (
     <Section title="app.contracts.sections.commissions" testId="commissions">
-      {lines.length === 0 ? (
-        <Dash />
-      ) : (
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              <TableCell>{translate('app.contracts.fields.user')}</TableCell>
-              <TableCell>{translate('app.contracts.fields.commissionType')}</TableCell>
-              <TableCell align="right">{translate('app.contracts.fields.comission')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {lines.map((line, index) => (
-              <TableRow key={index}>
-                <TableCell>
-                  <UserName id={line.userId} />
-                </TableCell>
-                <TableCell>{translate(enumKey('commissionLineType', line.type))}</TableCell>
-                <TableCell align="right">{chf(line.comission)}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      )}
+      <CommissionsTable lines={record.commissions} />
     </Section>
   );
 }
