@@ -102,12 +102,29 @@ test('run a month, approve and pay a payout, its statement as PDF', async ({ pag
   await shot(page, 'payout-show-new');
   await expectAccessible(page);
 
+  // A note while it is new (the only change a payout takes), kept over a reload.
+  await page.getByTestId('payout-note-edit').click();
+  await page.getByTestId('payout-note-input').fill(`Bonus Q2 ${stamp}`);
+  const noted = page.waitForResponse(
+    (answer) =>
+      new URL(answer.url()).pathname === `/api/payouts/${String(payout.id)}` &&
+      answer.request().method() === 'PATCH',
+  );
+  await page.getByTestId('payout-note-save').click();
+  expect((await noted).status()).toBe(200);
+  await expect(page.getByTestId('payout-note')).toContainText(`Bonus Q2 ${stamp}`);
+  await page.reload();
+  await expect(page.getByTestId('payout-note')).toContainText(`Bonus Q2 ${stamp}`);
+
   // Approve (asked first), then mark paid.
   await page.getByTestId('payout-approve').click();
   const confirm = page.getByRole('dialog').filter({ hasText: consultant2Name });
   await expect(confirm).toContainText('CHF 200.05');
   await confirm.getByRole('button').last().click();
   await expect(show).toHaveAttribute('data-status', 'approved');
+  // Approved: the note stays, no longer changeable.
+  await expect(page.getByTestId('payout-note')).toContainText(`Bonus Q2 ${stamp}`);
+  await expect(page.getByTestId('payout-note-edit')).toHaveCount(0);
   await expect(page.getByTestId('payout-approve')).toHaveCount(0);
   await expect(page.getByTestId('payout-delete')).toHaveCount(0);
   await page.getByTestId('payout-pay').click();

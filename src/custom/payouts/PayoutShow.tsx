@@ -46,6 +46,7 @@ import { Amount, ExplainSteps, Month } from '../commissions/components.tsx';
 import { type CommissionLine, formatCentimes, formatMonth } from '../commissions/model.ts';
 import { type Payout, userName } from './model.ts';
 import { PayoutActions } from './PayoutActions.tsx';
+import { PayoutNote } from './PayoutNote.tsx';
 import { ExportButtons } from './PayoutDialogs.tsx';
 import { PayoutStatusChip } from './PayoutList.tsx';
 
@@ -282,15 +283,7 @@ function Page() {
               ) : null}
             </Detail>
           </Box>
-          {payout.note ? (
-            <Box sx={{ mt: 2 }}>
-              <Detail name="note">
-                <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }}>
-                  {payout.note}
-                </Typography>
-              </Detail>
-            </Box>
-          ) : null}
+          <PayoutNote payout={payout} />
           <Divider sx={{ my: 2 }} />
           <Stack direction="row" sx={{ alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
             <Typography variant="body2" color="text.secondary">
