@@ -388,10 +388,21 @@ test('broker contracts list only the broker-mandate product; screenshots', async
     ])
     .toEqual(['Säule 3a']);
   // The back office's list of health closures without a signed advice protocol.
+  // (The list may first show the rows of the filters it kept, until the address's are fetched.)
+  const missing = page.waitForResponse(
+    (candidate) =>
+      candidate.url().includes('/api/contracts?') &&
+      candidate.url().includes('protocol_missing=true'),
+  );
   await page.goto('/admin/contracts?filter=%7B%22protocolMissing%22%3A%22true%22%7D');
-  await expect(page.locator('tbody tr').first()).toBeVisible();
-  const rows = await page.locator('tbody tr').count();
-  await expect(page.getByTestId('protocol-missing')).toHaveCount(rows);
+  await missing;
+  // Every row shown carries the marker.
+  await expect
+    .poll(async () => {
+      const rows = await page.locator('tbody tr').count();
+      return rows > 0 && rows === (await page.getByTestId('protocol-missing').count());
+    })
+    .toBe(true);
   // Filters removed again (the list keeps its filters per kind of list).
   await page.goto('/admin/contracts?filter=%7B%7D');
   await expect(page.locator('input[name="productId"]')).toHaveCount(0);
