@@ -36,15 +36,6 @@ const NO_TERMS: Terms = {
   paymentType: null,
 };
 
-/** The terms of users valid on a date (YYYY-MM-DD), by user id; a user without any: none. */
-export async function termsOn(
-  db: DB,
-  userIds: number[],
-  date: string,
-): Promise<Map<number, Terms>> {
-  return (await termsHistory(db, userIds)).on(userIds, date);
-}
-
 /** Users' terms over time, read once; `on` answers those valid on a date. */
 export interface TermsHistory {
   on(userIds: number[], date: string): Map<number, Terms>;
