@@ -8,6 +8,8 @@
  *   clawback on a cancellation within the liability period, by the pay terms valid at signing
  *   (./terms.ts, user-terms, kept by every user write); the daily release of started contracts;
  * - ./routes.ts — the "which rule applies?" tester and the batch recompute;
+ * - ./sums.ts — the ledger's totals by owner, month, status and kind (kept by a trigger), which
+ *   the summary reads;
  * - ./lines.ts — who sees which lines, the list's month range, the summary, reversals by hand,
  *   assigned single payments;
  * - ./payouts.ts — payouts: gathering a user's ready lines, new → approved → paid, statements (PDF)
@@ -23,6 +25,7 @@ import { commissionLineHooks, lineRoutes, singlePaymentHooks } from './lines.ts'
 import { payoutHooks, payoutRoutes } from './payouts.ts';
 import { anniversariesDue, engineRoutes, recomputeAll } from './routes.ts';
 import { commissionRuleHooks } from './rules.ts';
+import { compactCommissionSums } from './sums.ts';
 import { recordTerms } from './terms.ts';
 
 declare module '../jobs/queue.ts' {
@@ -58,6 +61,7 @@ export default async function commissions(app: FastifyInstance): Promise<void> {
       // Contract years that began: their closures settled again for the portfolio lines.
       const ids = await anniversariesDue(app.db);
       if (ids.length > 0) await recomputeAll(app.db, { ids, reason: 'contractChanged' });
+      else await compactCommissionSums(app.db);
     },
   );
   app.jobs.schedule('commissions.daily', DAILY_CRON, {});

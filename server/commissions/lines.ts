@@ -3,7 +3,7 @@
  * - who sees which lines: their own (user_id), everything with manage-commissions;
  * - the list's month range (period_from, period_until) and several statuses at once;
  * - GET /api/commission-lines/summary: count, total and sums by status and kind, with the list's
- *   filters;
+ *   filters (from the ledger's sums, ./sums.ts, unless a filter needs the lines);
  * - POST /api/commission-lines/{id}/reverse {reason}: a reversal by hand (manage-commissions);
  * - assigned single payments: each writes its ledger line; a change or a deletion reverses it
  *   (plus the new line), refused while the line is in a payout not yet paid.
@@ -27,6 +27,7 @@ import {
 } from '../http/errors.ts';
 import { merged } from '../customers/rules.ts';
 import { openPeriod, reverseLine } from './engine.ts';
+import { type SumRow, sumsByStatusAndKind, sumsCanAnswer } from './sums.ts';
 
 export const MANAGE = 'manage-commissions';
 const PERIOD = { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', maxLength: 7 } as const;
@@ -179,6 +180,49 @@ export const singlePaymentHooks: ResourceHooks = {
 
 // ---- Routes: summary and reversal by hand
 
+const LINE_FILTER_COLUMNS = [
+  'user_id',
+  'kind',
+  'status',
+  'contract_id',
+  'product_id',
+  'company_id',
+  'product_group',
+  'payout_id',
+  'period',
+] as const;
+
+/** The summary read from the lines themselves (a filter the sums do not know). */
+async function linesByStatusAndKind(
+  db: DB,
+  query: Record<string, unknown>,
+  own: number | undefined,
+): Promise<SumRow[]> {
+  let select = db.selectFrom('commission_lines');
+  if (own !== undefined) select = select.where('user_id', '=', own);
+  for (const column of LINE_FILTER_COLUMNS) {
+    const value = query[column];
+    if (value !== undefined) select = select.where(column, '=', value as never);
+  }
+  for (const condition of lineConditions(query)) select = select.where(() => condition);
+  const rows = await select
+    .select(['status', 'kind'])
+    .select((eb) => [
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.sum<number>('amount').as('total'),
+      eb.fn.sum<number>('stars').as('stars'),
+    ])
+    .groupBy(['status', 'kind'])
+    .execute();
+  return rows.map((row) => ({
+    status: row.status,
+    kind: row.kind,
+    count: Number(row.count),
+    total: Number(row.total ?? 0),
+    stars: Number(row.stars ?? 0),
+  }));
+}
+
 export async function lineRoutes(app: FastifyInstance): Promise<void> {
   const filters = {
     user_id: { type: 'integer', minimum: 1 },
@@ -208,44 +252,21 @@ export async function lineRoutes(app: FastifyInstance): Promise<void> {
     async (request) => {
       const query = request.query;
       const principal = request.principal!;
-      let select = app.db.selectFrom('commission_lines');
-      if (!manages(principal)) select = select.where('user_id', '=', principal.id);
-      for (const column of [
-        'user_id',
-        'kind',
-        'status',
-        'contract_id',
-        'product_id',
-        'company_id',
-        'product_group',
-        'payout_id',
-        'period',
-      ] as const) {
-        const value = query[column];
-        if (value !== undefined) select = select.where(column, '=', value as never);
-      }
-      for (const condition of lineConditions(query)) select = select.where(() => condition);
-      const rows = await select
-        .select(['status', 'kind'])
-        .select((eb) => [
-          eb.fn.countAll<number>().as('count'),
-          eb.fn.sum<number>('amount').as('total'),
-          eb.fn.sum<number>('stars').as('stars'),
-        ])
-        .groupBy(['status', 'kind'])
-        .execute();
+      const own = manages(principal) ? undefined : principal.id;
+      const rows = sumsCanAnswer(query)
+        ? await sumsByStatusAndKind(app.db, query, own)
+        : await linesByStatusAndKind(app.db, query, own);
       const byStatus: Record<string, number> = {};
       const byKind: Record<string, number> = {};
       let count = 0;
       let total = 0;
       let stars = 0;
       for (const row of rows) {
-        const amount = Number(row.total ?? 0);
-        byStatus[row.status] = (byStatus[row.status] ?? 0) + amount;
-        byKind[row.kind] = (byKind[row.kind] ?? 0) + amount;
-        count += Number(row.count);
-        total += amount;
-        stars += Number(row.stars ?? 0);
+        byStatus[row.status] = (byStatus[row.status] ?? 0) + row.total;
+        byKind[row.kind] = (byKind[row.kind] ?? 0) + row.total;
+        count += row.count;
+        total += row.total;
+        stars += row.stars;
       }
       return {
         data: {

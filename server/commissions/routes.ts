@@ -25,6 +25,7 @@ import { scopeExpression } from '../access/scope.ts';
 import { scopeFor } from '../customers/access.ts';
 import { contextFor, contractFacts, caseOf, settleContracts, targetLines } from './engine.ts';
 import { loadRules } from './rules.ts';
+import { compactCommissionSums } from './sums.ts';
 
 const ID = { type: 'integer', minimum: 1 } as const;
 const DATE = { type: 'string', format: 'date' } as const;
@@ -91,6 +92,8 @@ export async function recomputeAll(
       written += done.written;
     });
   }
+  // The batches' many small rows of totals folded into one a group.
+  await compactCommissionSums(db);
   return { contracts: ids.length, reversed, written };
 }
 

@@ -213,6 +213,18 @@ export interface CommissionRulesTable {
   search_document: GeneratedAlways<string | null>;
 }
 
+/** Hand-written: `server/migrations/0032_commission_sums.sql`. */
+export interface CommissionSumsTable {
+  user_id: Generated<number>;
+  sub_broker_id: Generated<number>;
+  period: string;
+  status: string;
+  kind: string;
+  line_count: number;
+  amount: number;
+  stars: number;
+}
+
 /** Resource `companies` (`schemas/companies.schema.json`). */
 export interface CompaniesTable {
   id: Generated<number>;
@@ -1163,6 +1175,7 @@ export interface Database {
   blacklist_entries: BlacklistEntriesTable;
   commission_lines: CommissionLinesTable;
   commission_rules: CommissionRulesTable;
+  commission_sums: CommissionSumsTable;
   companies: CompaniesTable;
   contracts: ContractsTable;
   customers: CustomersTable;

@@ -6,9 +6,11 @@
  * who sees which lines, and single payments. Both engines.
  */
 import type { LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anniversariesDue } from '../../server/commissions/routes.ts';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
+import { expectSumsMatchLines } from './ledger-sums.ts';
 
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
 const CALLCENTER = 'callcenter@demo.gscrm.ch';
@@ -919,5 +921,44 @@ describe('the nightly job', () => {
     expect(ids).toContain(Number(due.id));
     expect(ids).not.toContain(Number(older.id));
     expect(ids).not.toContain(Number(ended.id));
+  });
+});
+
+describe('the totals', () => {
+  /** The lines' own count and sum, straight from the table. */
+  async function fromLines(where: ReturnType<typeof sql>) {
+    const { rows } = await sql<{ count: string; total: string | null }>`select count(*) as count,
+        sum(amount) as total from commission_lines where ${where}`.execute(t.database.db);
+    return { count: Number(rows[0]!.count), total: Number(rows[0]!.total ?? 0) };
+  }
+
+  it('are read from the sums as the lines add up: by owner, month, status and kind', async () => {
+    await expectSumsMatchLines(t, 10);
+    const me = users[CONSULTANT]!;
+    const summary = (as: string, query: string) =>
+      call(as, 'GET', `/api/commission-lines/summary?${query}`).then((r) => data(r));
+    // A consultant's own lines: all of them, of two statuses, of a month range and a kind.
+    expect(await summary(CONSULTANT, '')).toMatchObject(await fromLines(sql`user_id = ${me}`));
+    expect(await summary(CONSULTANT, 'statuses=ready_present&statuses=reversed')).toMatchObject(
+      await fromLines(sql`user_id = ${me} and status in ('ready_present', 'reversed')`),
+    );
+    const ranged = await summary(
+      CONSULTANT,
+      'period_from=2023-01&period_until=2025-06&kind=consultant',
+    );
+    const expected = await fromLines(
+      sql`user_id = ${me} and period between '2023-01' and '2025-06' and kind = 'consultant'`,
+    );
+    expect(expected.count).toBeGreaterThan(0);
+    expect(ranged).toMatchObject(expected);
+    // Another user's id asked by a consultant: nothing (the scope wins); the admin sees everyone's.
+    expect(await summary(CONSULTANT, `user_id=${users[ADMIN]!}`)).toMatchObject({
+      count: 0,
+      total: 0,
+    });
+    expect(await summary(ADMIN, '')).toMatchObject(await fromLines(sql`true`));
+    expect(await summary(ADMIN, `user_id=${users[CONSULTANT2]!}`)).toMatchObject(
+      await fromLines(sql`user_id = ${users[CONSULTANT2]!}`),
+    );
   });
 });

@@ -14,6 +14,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
+import { expectSumsMatchLines } from './ledger-sums.ts';
 
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
 const BACKOFFICE = 'backoffice@demo.gscrm.ch';
@@ -629,5 +630,11 @@ describe('two payouts created at once for one user', () => {
         expect(removed.statusCode, removed.body).toBe(200);
       }
     }
+  });
+});
+
+describe("the ledger's totals", () => {
+  it('follow the lines through payouts gathered, approved, paid and deleted', async () => {
+    await expectSumsMatchLines(t, 3);
   });
 });

@@ -177,7 +177,25 @@ async function fillRule(page: Page, name: string) {
   await pick(page, 'subProductVariantIds', 'Privat');
 }
 
-test('a rule through the form, an overlapping one refused on its field, the tester', async ({
+/** An active rule for KPT hospital insurance, private ward, from 1 January 2025, through the API. */
+async function privateRule(request: APIRequestContext, token: string, name: string) {
+  const insurer = await healthInsurer(request, token);
+  await retireEarlierRules(request, token, PRIVATE);
+  return apiData<Row>(request, token, 'POST', 'commission-rules', {
+    name,
+    available_from: '2025-01-01',
+    company_id: insurer.id,
+    product_ids: [SUPPLEMENTARY],
+    sub_product_ids: [HOSPITAL],
+    sub_product_variant_ids: [PRIVATE],
+    commission_type: 'acquisition',
+    calculation_basis: 'monthly_premium',
+    premium_amount: 12,
+    stars: 2,
+  });
+}
+
+test('a rule through the form: the factor named after the basis, listed after saving', async ({
   page,
   request,
 }) => {
@@ -201,6 +219,16 @@ test('a rule through the form, an overlapping one refused on its field, the test
   await expect(page.getByTestId('rules-list').locator('tr', { hasText: first })).toContainText(
     '12 Monatsprämien',
   );
+});
+
+test('a rule as specific as another, for overlapping dates, is refused on its field', async ({
+  page,
+  request,
+}) => {
+  const stamp = String(Date.now()).slice(-7);
+  const first = `E2E Spital privat ${stamp}`;
+  await privateRule(request, await tokenOf(request, ADMIN), first);
+  await login(page, ADMIN);
 
   // The same case, as specific, overlapping dates: refused, the first rule named on the field.
   await page.goto('/admin/commission-rules/new');
@@ -216,8 +244,18 @@ test('a rule through the form, an overlapping one refused on its field, the test
   await expect(page).toHaveURL(/\/admin\/commission-rules\/new$/);
   await page.locator('input[name="name"]').scrollIntoViewIfNeeded();
   await shot(page, 'commission-rule-overlap');
+});
 
-  // Which rule applies to a case: the new rule (variant and insurer: the most specific), its
+test('the tester names the rule that applies to a case and its courtage', async ({
+  page,
+  request,
+}) => {
+  const stamp = String(Date.now()).slice(-7);
+  const first = `E2E Spital privat ${stamp}`;
+  await privateRule(request, await tokenOf(request, ADMIN), first);
+  await login(page, ADMIN);
+
+  // Which rule applies to a case: the rule (variant and insurer: the most specific), its
   // courtage 12 monthly premiums of CHF 100.
   await page.goto('/admin/commission-rules');
   await page.getByTestId('rule-tester-open').click();
