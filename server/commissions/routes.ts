@@ -26,6 +26,7 @@ import { scopeFor } from '../customers/access.ts';
 import { contextFor, contractFacts, caseOf, settleContracts, targetLines } from './engine.ts';
 import { loadRules } from './rules.ts';
 import { compactCommissionSums } from './sums.ts';
+import { refreshStatistics } from '../db/statistics.ts';
 
 const ID = { type: 'integer', minimum: 1 } as const;
 const DATE = { type: 'string', format: 'date' } as const;
@@ -91,6 +92,8 @@ export async function recomputeAll(
       reversed += done.reversed;
       written += done.written;
     });
+    // The ledger grows as the batches go: the next batch's reads planned on its real size.
+    await refreshStatistics(db);
   }
   // The batches' many small rows of totals folded into one a group.
   await compactCommissionSums(db);

@@ -5,6 +5,7 @@
  */
 import { hashPassword } from '../auth/password.ts';
 import type { DB } from '../db/index.ts';
+import { refreshStatistics } from '../db/statistics.ts';
 import { seedDemoAppointments } from './appointments.ts';
 import { seedDemoCommissions } from './commissions.ts';
 import { seedDemoLeads } from './leads.ts';
@@ -336,5 +337,7 @@ export async function seedDemo(
     await seedDemoLeads(trx);
     if (options.commissions ?? process.env.DEMO_COMMISSIONS !== '0') await seedDemoCommissions(trx);
   });
+  // The planner's statistics of the tables just filled (PGlite never analyses by itself).
+  await refreshStatistics(db);
   return true;
 }

@@ -9,6 +9,7 @@
  * permission).
  */
 import type { FastifyInstance } from 'fastify';
+import { refreshStatistics } from '../db/statistics.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import {
   dataSchema,
@@ -28,6 +29,9 @@ declare module 'fastify' {
 }
 
 export type JobsOptions = Partial<QueueOptions>;
+
+/** How often PGlite's statistics are checked (./statistics.ts of server/db): every 15 minutes. */
+export const STATISTICS_CRON = '*/15 * * * *';
 
 const jobRow = {
   type: 'object',
@@ -59,6 +63,13 @@ async function jobs(app: FastifyInstance, options: JobsOptions): Promise<void> {
   // Started now, so that jobs can be sent as soon as the features are registered.
   await queue.start();
   app.decorate('jobs', queue);
+  // PGlite runs no autovacuum: the planner's statistics of the tables that grew, refreshed here.
+  if (app.database.engine === 'pglite') {
+    queue.define('db.statistics', { retryLimit: 0 }, async () => {
+      await refreshStatistics(app.database.db);
+    });
+    queue.schedule('db.statistics', STATISTICS_CRON, {});
+  }
   app.addHook('onReady', async () => queue.ready());
   app.addHook('onClose', async () => queue.stop());
 

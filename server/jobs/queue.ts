@@ -15,6 +15,8 @@ import type { Database, DB } from '../db/index.ts';
 export interface JobPayloads {
   /** Deliver one outbox mail by SMTP (server/mail/mailer.ts). */
   'mail.deliver': { outboxId: number };
+  /** Analyse the tables that grew (PGlite has no autovacuum; server/db/statistics.ts). */
+  'db.statistics': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 
