@@ -21,7 +21,7 @@ import auth, { DEFAULT_THROTTLE, type LoginThrottle } from './auth/index.ts';
 import { DEFAULT_SESSION_POLICY, type SessionPolicy } from './auth/sessions.ts';
 import { parseTrustProxy, trustProxyOption } from './config.ts';
 import crud from './crud/index.ts';
-import { ResourceHookRegistry } from './crud/hooks.ts';
+import { RecordWriters, ResourceHookRegistry } from './crud/hooks.ts';
 import appointments from './appointments/index.ts';
 import commissions from './commissions/index.ts';
 import leads from './leads/index.ts';
@@ -37,6 +37,7 @@ import imports from './import/index.ts';
 import jobs, { type JobsOptions } from './jobs/index.ts';
 import mail from './mail/index.ts';
 import notifications from './notifications/index.ts';
+import offers from './offers/index.ts';
 import reminders from './reminders/index.ts';
 import reports from './reports/index.ts';
 import system from './system/index.ts';
@@ -271,6 +272,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('database', options.database);
   app.decorate('models', options.models);
   app.decorate('resourceHooks', new ResourceHookRegistry());
+  app.decorate('records', new RecordWriters());
   app.addHook('onReady', async () => app.resourceHooks.seal(app.models));
 
   const validators = routeValidators(lazy);
@@ -323,6 +325,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(leads); // after appointments: extends their hooks and feedback
   await app.register(imports); // CSV imports of customers and leads: after both
   await app.register(commissions); // after contracts and appointments: follows their writes
+  await app.register(offers); // after commissions: an accepted offer's closure is settled
   await app.register(reminders);
   await app.register(tasks);
   await app.register(reports);

@@ -8,7 +8,11 @@
  * (`app.resourceHooks.add('customers', customerHooks)` in server/customers/index.ts), so a new
  * feature never edits a central list. The registry is sealed when the app is ready: hooks for a
  * resource no schema declares (a typo would leave a scope unapplied) stop the start.
+ *
+ * `RecordWriters` (`app.records`): the generic create of each resource, for a feature that makes
+ * another resource's record inside its own transaction (an accepted offer its closure).
  */
+import type { FastifyRequest } from 'fastify';
 import type { Expression, SqlBool } from 'kysely';
 import type { JsonSchema, ResourceModel } from '../../src/schema/model.ts';
 import type { SessionUser } from '../auth/sessions.ts';
@@ -195,4 +199,31 @@ function mergeErrors(into: FieldErrors | undefined, more: FieldErrors): FieldErr
   for (const [field, issues] of Object.entries(more))
     out[field] = [...(out[field] ?? []), ...issues];
   return out;
+}
+
+/** What another feature may do with a resource's records inside its own transaction. */
+export interface RecordWriter {
+  /** Creates a record as POST /api/<resource> would (validation, hooks, ownership, audit). */
+  create(trx: DB, request: FastifyRequest, body: ResourceRow): Promise<ResourceRow>;
+}
+
+/** The resources' writers by resource name (`app.records`). */
+export class RecordWriters {
+  private readonly writers = new Map<string, RecordWriter>();
+
+  register(resource: string, writer: RecordWriter): void {
+    this.writers.set(resource, writer);
+  }
+
+  of(resource: string): RecordWriter {
+    const writer = this.writers.get(resource);
+    if (!writer) throw new Error(`No resource ${resource}`);
+    return writer;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    records: RecordWriters;
+  }
 }

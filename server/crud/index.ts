@@ -27,7 +27,7 @@ import { recordScope } from '../access/scope.ts';
 import { enforceOwnership, visibilityScope, visibleRecords } from '../access/visibility.ts';
 import type { DB } from '../db/index.ts';
 import { type ResourceRow, type ResourceTables, resourceDb } from '../db/resource.ts';
-import { assertNoErrors, notFound } from '../http/errors.ts';
+import { assertNoErrors, notFound, validationError } from '../http/errors.ts';
 import {
   countAtMost,
   countQuery,
@@ -40,7 +40,12 @@ import {
   TEXT_COUNT_CAP,
 } from '../http/lists.ts';
 import { type IdParams, idParams } from '../http/params.ts';
-import { createAjvInstance, inputSchema, responseSchema } from '../http/validation.ts';
+import {
+  createAjvInstance,
+  fieldErrors,
+  inputSchema,
+  responseSchema,
+} from '../http/validation.ts';
 import { writeTransaction } from '../audit/context.ts';
 import type { HookContext, WriteContext } from './hooks.ts';
 import {
@@ -105,6 +110,7 @@ export default async function crud(app: FastifyInstance): Promise<void> {
   });
   for (const model of app.models) resourceRoutes(app, model, collation);
 }
+
 
 /**
  * The list's query schema with `sort=_label` added when its records have a label (the pickers
@@ -257,56 +263,81 @@ function resourceRoutes(
     return row;
   };
 
-  /** Validation hooks, references, prepare, write and afterWrite, in one transaction. */
+  /** Validation hooks, references, prepare, write and afterWrite, in the caller's transaction. */
+  const writeIn = async (
+    trx: DB,
+    request: FastifyRequest,
+    body: ResourceRow,
+    id?: number,
+    expected: ExpectedVersion = {},
+  ): Promise<ResourceRow> => {
+    const own = hooks();
+    const base = contextOf(request, trx);
+    const existing = id === undefined ? undefined : await lockCurrent(base, id, expected);
+    const context: WriteContext = {
+      ...base,
+      mode: id === undefined ? 'create' : 'update',
+      existing,
+    };
+    const errors = await own.validate?.(body, context);
+    if (errors) assertNoErrors(errors);
+    await checkReferences(trx, model, body);
+    assertNoErrors(await referenceFilterErrors(trx, app.models, model, body, existing));
+    let values = toColumns(model, body);
+    const sent = { ...values };
+    if (own.prepare) values = await own.prepare(values, context);
+    values = await enforceOwnership(values, context, sent);
+    const table = resourceDb(trx);
+    const row =
+      id === undefined
+        ? await table
+            .insertInto(model.table)
+            .values(Object.keys(values).length > 0 ? values : { id: sql`default` })
+            .returningAll()
+            .executeTakeFirstOrThrow()
+        : await table
+            .updateTable(model.table)
+            .set({ ...values, updated_at: sql`now()` })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+    if (!own.afterWrite) return row;
+    await own.afterWrite(row, { ...base, mode: context.mode, existing });
+    // The work after the write may have changed the record again (the commission engine keeps a
+    // contract's commissions): the answer is the record as it now stands, with its version.
+    return (
+      (await table
+        .selectFrom(model.table)
+        .selectAll()
+        .where('id', '=', row.id as number)
+        .executeTakeFirst()) ?? row
+    );
+  };
+
+  /** `writeIn` in a transaction of its own. */
   const write = (
     request: FastifyRequest,
     body: ResourceRow,
     id?: number,
     expected: ExpectedVersion = {},
   ) =>
-    writeTransaction(db, request, async (trx) => {
-      const own = hooks();
-      const base = contextOf(request, trx);
-      const existing = id === undefined ? undefined : await lockCurrent(base, id, expected);
-      const context: WriteContext = {
-        ...base,
-        mode: id === undefined ? 'create' : 'update',
-        existing,
-      };
-      const errors = await own.validate?.(body, context);
-      if (errors) assertNoErrors(errors);
-      await checkReferences(trx, model, body);
-      assertNoErrors(await referenceFilterErrors(trx, app.models, model, body, existing));
-      let values = toColumns(model, body);
-      const sent = { ...values };
-      if (own.prepare) values = await own.prepare(values, context);
-      values = await enforceOwnership(values, context, sent);
-      const table = resourceDb(trx);
-      const row =
-        id === undefined
-          ? await table
-              .insertInto(model.table)
-              .values(Object.keys(values).length > 0 ? values : { id: sql`default` })
-              .returningAll()
-              .executeTakeFirstOrThrow()
-          : await table
-              .updateTable(model.table)
-              .set({ ...values, updated_at: sql`now()` })
-              .where('id', '=', id)
-              .returningAll()
-              .executeTakeFirstOrThrow();
-      if (!own.afterWrite) return row;
-      await own.afterWrite(row, { ...base, mode: context.mode, existing });
-      // The work after the write may have changed the record again (the commission engine keeps a
-      // contract's commissions): the answer is the record as it now stands, with its version.
-      return (
-        (await table
-          .selectFrom(model.table)
-          .selectAll()
-          .where('id', '=', row.id as number)
-          .executeTakeFirst()) ?? row
+    writeTransaction(db, request, (trx) => writeIn(trx, request, body, id, expected)).catch(
+      (error: unknown) => translateDbError(model, error),
+    );
+
+  // Another feature's write of this resource inside its own transaction (an accepted offer makes
+  // its closure): the body checked as POST checks it, then the same pipeline.
+  let validateCreate: ReturnType<typeof createAjvInstance.compile> | undefined;
+  app.records.register(model.name, {
+    async create(trx, request, body) {
+      validateCreate ??= createAjvInstance.compile(inputSchema(model.schema));
+      const checked = structuredClone(body);
+      if (!validateCreate(checked)) throw validationError(fieldErrors(validateCreate.errors ?? []));
+      return writeIn(trx, request, checked).catch((error: unknown) =>
+        translateDbError(model, error),
       );
-    }).catch((error: unknown) => translateDbError(model, error));
+    },
+  });
 
   /**
    * The sort of a list request: a column, a reference column by the label of the record it names

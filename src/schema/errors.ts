@@ -153,6 +153,10 @@ export const ERROR_TEXTS = {
   payoutFrozen: 'the payout is {{status}}: only a new payout may be changed',
   payoutWrongStatus: 'the payout is {{status}}: this needs a {{expected}} payout',
   payoutExists: 'already has a payout for {{period}}',
+  // Offers (server/offers/).
+  offerDecided: 'the offer is {{status}}: only its note may still change',
+  offerNotAcceptable: 'the offer is {{status}}: only a draft or sent offer can be accepted',
+  offerNotDeclinable: 'the offer is {{status}}: only a draft, sent or expired offer can be declined',
 
   // Files.
   fileEmpty: 'The file is empty.',

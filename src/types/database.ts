@@ -843,6 +843,33 @@ export interface OfferCredentialsTable {
   updated_at: Generated<Timestamp>;
 }
 
+/** Resource `offers` (`schemas/offers.schema.json`). */
+export interface OffersTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  customer_id: number;
+  customer_name: string | null;
+  consultant_id: number | null;
+  company_id: number;
+  product_id: number;
+  premium: number;
+  payment_cycle: Generated<string | null>;
+  annual_premium: number | null;
+  cover_summary: string | null;
+  start_date: string | null;
+  valid_until: string | null;
+  status: Generated<string | null>;
+  source: Generated<string | null>;
+  sent_at: Timestamp | null;
+  decided_at: Timestamp | null;
+  decline_reason: string | null;
+  contract_id: number | null;
+  note: string | null;
+  search_document: GeneratedAlways<string | null>;
+}
+
 /** Hand-written: `server/migrations/0009_account_tables.sql`. */
 export interface OutboxTable {
   id: GeneratedAlways<number>;
@@ -1189,6 +1216,7 @@ export interface Database {
   login_attempts: LoginAttemptsTable;
   notifications: NotificationsTable;
   offer_credentials: OfferCredentialsTable;
+  offers: OffersTable;
   outbox: OutboxTable;
   password_tokens: PasswordTokensTable;
   payouts: PayoutsTable;
@@ -1226,6 +1254,7 @@ export type ResourceTableName =
   | 'lead_sources'
   | 'leads'
   | 'notifications'
+  | 'offers'
   | 'payouts'
   | 'products'
   | 'reminders'

@@ -2023,6 +2023,87 @@ export interface Notification {
   readAt?: string;
 }
 
+/** Resource `offers`. */
+/**
+ * An insurer's offer for a customer (issue 18): company, product, premium per payment cycle, cover summary, valid until. Status draft → sent → accepted | declined; draft → declined; draft or sent → expired (by hand, or nightly once valid_until has passed); expired → draft (revised). Accepting (POST /api/offers/{id}/accept) makes the closure in the same step; declining (POST /api/offers/{id}/decline {reason, non_closure}) can make a non-closure with the reason. The offer as PDF: GET /api/offers/{id}/offer.pdf. Made by hand (source manual) or from a car-insurance comparison result (source comparison). A consultant sees the offers they made for themselves (consultantId, x-owner) and those of their customers (customerId, x-owner-via).
+ */
+export interface Offer {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
+  customerId: number;
+  /**
+   * The customer's names, kept by the database from the customer (as contracts.customer_name), so that search= finds an offer by its customer.
+   */
+  customerName?: string;
+  /**
+   * Who made the offer and follows it up; defaults to the customer's consultant, else the writer.
+   */
+  consultantId?: number;
+  /**
+   * The insurer; it must offer the product.
+   */
+  companyId: number;
+  productId: number;
+  /**
+   * CHF per payment cycle.
+   */
+  premium: number;
+  paymentCycle?: 'monthly' | 'quarterly' | 'semi_annual' | 'annual' | 'single';
+  /**
+   * Computed by the server: the premium × payments a year (a single premium as it is).
+   */
+  annualPremium?: number;
+  /**
+   * What it covers: covers, sums, deductibles, add-ons.
+   */
+  coverSummary?: string;
+  /**
+   * When the cover would start (the closure's start date once accepted).
+   */
+  startDate?: string;
+  /**
+   * The last day the insurer holds the offer; a draft or sent offer expires after it.
+   */
+  validUntil?: string;
+  /**
+   * draft → sent → accepted | declined; draft → declined; draft | sent → expired; expired → draft. Accepted and declined are set by their actions only.
+   */
+  status?: 'draft' | 'sent' | 'accepted' | 'declined' | 'expired';
+  /**
+   * manual, or comparison: made from a car-insurance comparison result.
+   */
+  source?: 'manual' | 'comparison';
+  /**
+   * When it was marked sent.
+   */
+  sentAt?: string;
+  /**
+   * When it was accepted or declined.
+   */
+  decidedAt?: string;
+  /**
+   * Why the customer declined (set by the decline action).
+   */
+  declineReason?:
+    | 'price'
+    | 'stayed_with_insurer'
+    | 'health_questions'
+    | 'rejected_by_insurer'
+    | 'no_need'
+    | 'postponed'
+    | 'other';
+  /**
+   * The closure its acceptance made, or the non-closure its decline made.
+   */
+  contractId?: number;
+  note?: string;
+}
+
 /** Resource `payouts`. */
 /**
  * A user's payout for a month (period YYYY-MM): created from the user's ready lines of that month and before (they become in_payout and are frozen), new → approved → paid (the lines become paid). Deleting a new payout releases its lines. Corrections written after a payout land in the user's next open month. A user sees their own payouts; manage-commissions sees and runs all (POST /api/payouts/{id}/approve, /pay; /api/payouts/{id}/statement.pdf; /api/payouts/export?period=&format=csv|xlsx).
@@ -2452,6 +2533,7 @@ export interface ResourceRecords {
   'lead-sources': LeadSource;
   'leads': Lead;
   'notifications': Notification;
+  'offers': Offer;
   'payouts': Payout;
   'products': Product;
   'reminders': Reminder;

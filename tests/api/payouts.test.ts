@@ -7,7 +7,6 @@
  * once for one user never share a line. The ledger's lines are written here directly (the
  * engine is tested on its own), in months of 2001–2003, before any demo line.
  */
-import { inflateSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
@@ -15,6 +14,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
 import { expectSumsMatchLines } from './ledger-sums.ts';
+import { pdfText } from './pdf-text.ts';
 
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
 const BACKOFFICE = 'backoffice@demo.gscrm.ch';
@@ -96,23 +96,6 @@ function refusal(response: LightMyRequestResponse, status: number): Record<strin
       ]),
     ),
   };
-}
-
-/** The texts a PDF writes (pdf-lib's Helvetica: hex strings in deflated content streams). */
-function pdfText(bytes: Buffer): string {
-  const raw = bytes.toString('latin1');
-  const texts: string[] = [];
-  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    let content: string;
-    try {
-      content = inflateSync(Buffer.from(match[1] ?? '', 'latin1')).toString('latin1');
-    } catch {
-      content = match[1] ?? '';
-    }
-    for (const hex of content.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g))
-      texts.push(Buffer.from(hex[1] ?? '', 'hex').toString('latin1'));
-  }
-  return texts.join(' ').replace(/\u00A0/g, ' ');
 }
 
 beforeAll(async () => {
