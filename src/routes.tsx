@@ -176,12 +176,8 @@ export const ROUTES: RouteEntry[] = [
   // Appointments (src/custom/appointments/): calendar or list, booking, feedback.
   ...crud('appointments', { group: 'sales', label: 'app.menu.appointments', icon: EventIcon }),
   ...crud('reminders', { group: 'sales', label: 'app.menu.reminders', icon: AlarmIcon }),
-  {
-    path: 'offers',
-    areas: BOTH,
-    coming: 'offers',
-    menu: { group: 'sales', label: 'app.menu.offers', icon: RequestQuoteIcon },
-  },
+  // Offers (src/custom/offers/): list, page with accept and decline, form.
+  ...crud('offers', { group: 'sales', label: 'app.menu.offers', icon: RequestQuoteIcon }),
 
   // Contracts (src/custom/contracts/): closures at `contracts` (the resource's list and show),
   // non-closures and broker contracts as pages of their own; editing and creating in the admin

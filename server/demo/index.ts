@@ -9,6 +9,7 @@ import { refreshStatistics } from '../db/statistics.ts';
 import { seedDemoAppointments } from './appointments.ts';
 import { seedDemoCommissions } from './commissions.ts';
 import { seedDemoLeads } from './leads.ts';
+import { seedDemoOffers } from './offers.ts';
 import { seedDemoContracts } from './contracts.ts';
 import { seedDemoCustomers } from './customers.ts';
 import { seedDemoIdentity } from './identity.ts';
@@ -335,6 +336,7 @@ export async function seedDemo(
     await seedDemoContracts(trx);
     await seedDemoAppointments(trx);
     await seedDemoLeads(trx);
+    await seedDemoOffers(trx);
     if (options.commissions ?? process.env.DEMO_COMMISSIONS !== '0') await seedDemoCommissions(trx);
   });
   // The planner's statistics of the tables just filled (PGlite never analyses by itself).

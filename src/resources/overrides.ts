@@ -74,6 +74,7 @@ export const OVERRIDES: Record<string, Partial<Record<ViewKind, PreloadablePage>
       })),
     ),
   },
+  offers: { show: lazyPage(() => import('../custom/offers/OfferShow.tsx')) },
   payouts: {
     list: lazyPage(() => import('../custom/payouts/PayoutList.tsx')),
     show: lazyPage(() => import('../custom/payouts/PayoutShow.tsx')),

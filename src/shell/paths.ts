@@ -38,6 +38,8 @@ export const RESOURCE_PATHS = {
   appointments: { areas: BOTH },
   // The board or list (by the leadsView preference) at `leads`; create, show and edit are ours.
   leads: { areas: BOTH },
+  // The spec names only the list; create, show and edit are ours, in both areas (issue 18).
+  offers: { areas: BOTH },
   // Lists and show pages in both areas; edit and create are admin pages of the route table
   // (closures and non-closures apart, see contractRoute).
   contracts: { areas: BOTH, kinds: ['list', 'show'] },

@@ -126,6 +126,10 @@ const RULES: Record<string, Rule> = {
   'POST /api/payouts/:id/pay': { access: 'manage-commissions' },
   'GET /api/payouts/:id/statement.pdf': { access: 'authenticated' },
   'GET /api/payouts/export': { access: 'manage-commissions' },
+  // offers (issue 18): an offer the caller sees (404 outside their scope)
+  'POST /api/offers/:id/accept': { access: 'authenticated' },
+  'POST /api/offers/:id/decline': { access: 'authenticated' },
+  'GET /api/offers/:id/offer.pdf': { access: 'authenticated' },
   'GET /api/leaderboard': { access: 'authenticated' },
 };
 

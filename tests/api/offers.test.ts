@@ -19,8 +19,8 @@ const unique = Math.random().toString(36).slice(2, 8);
 let customer: Row;
 let insurer: number;
 /** Products of the catalogue (server/migrations/0003_product_catalogue.sql). */
-const CAR = 12;
-const LIFE_3A = 16;
+const CAR = 7;
+const VALUABLES = 16;
 
 const call = (as: string, method: string, url: string, payload?: unknown) =>
   t.request({ method: method as 'GET', url, payload: payload as never, as });
@@ -97,7 +97,7 @@ describe('writing an offer', () => {
         await call(ADMIN, 'POST', '/api/offers', {
           customer_id: customer.id,
           company_id: insurer,
-          product_id: LIFE_3A,
+          product_id: VALUABLES,
           premium: 100,
         }),
       ),
@@ -185,7 +185,7 @@ describe('accepting and declining', () => {
   it('keeps the offer open when its closure is refused (nothing written)', async () => {
     const row = await offer();
     // The insurer stops offering the product: the contract's own rule refuses the closure.
-    await call(ADMIN, 'PATCH', `/api/companies/${insurer}`, { products: [LIFE_3A] });
+    await call(ADMIN, 'PATCH', `/api/companies/${insurer}`, { products: [VALUABLES] });
     try {
       const refused = await call(ADMIN, 'POST', `/api/offers/${row.id}/accept`, {});
       expect(messages(refused)).toEqual({ company_id: ['app.errors.notOffered'] });

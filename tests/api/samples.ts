@@ -262,7 +262,23 @@ const RULES: Record<string, (body: Row, reference: ReferenceResolver) => Promise
   reminders: reminderRules,
   'commission-rules': commissionRuleRules,
   'assigned-single-payments': singlePaymentRules,
+  offers: offerRules,
 };
+
+/**
+ * Offers (server/offers/hooks.ts): a draft (accepted and declined come from their actions; the
+ * moves have their own tests: tests/api/offers.test.ts), of a product the company offers.
+ */
+async function offerRules(body: Row, reference: ReferenceResolver): Promise<void> {
+  body.status = 'draft';
+  const company =
+    reference.read && typeof body.company_id === 'number'
+      ? await reference.read('companies', body.company_id)
+      : undefined;
+  const offered = Array.isArray(company?.products) ? (company.products as number[]) : [];
+  if (offered.length > 0 && !offered.includes(body.product_id as number))
+    body.product_id = offered[0];
+}
 
 /**
  * Commission rules (server/commissions/rules.ts): inactive (two active samples equally specific

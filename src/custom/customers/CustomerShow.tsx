@@ -3,11 +3,11 @@
  * overview, household, contracts, appointments, reminders, offers, documents, notes (notes and
  * history: the customer's changes with its documents' and household members', merges included). Contracts: the household coverage and the customer's contracts (src/custom/contracts/).
  * Appointments (./CustomerAppointmentsTab.tsx: with "book appointment") and reminders
- * (src/custom/reminders/CustomerRemindersTab.tsx: every status, with "add reminder"). Offers arrive
- * with a later feature: its tab is there and says so.
+ * (src/custom/reminders/CustomerRemindersTab.tsx: every status, with "add reminder"), offers
+ * (src/custom/offers/CustomerOffersTab.tsx: with "add offer").
  */
 import EditIcon from '@mui/icons-material/Edit';
-import { Alert, Box, Card, CardContent, Chip, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { Box, Card, CardContent, Chip, Stack, Tab, Tabs, Typography } from '@mui/material';
 import {
   Button,
   Labeled,
@@ -26,6 +26,7 @@ import { formatPhone } from '../../schema/phone.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { CustomerContractsTab } from '../contracts/CustomerContractsTab.tsx';
+import { CustomerOffersTab } from '../offers/CustomerOffersTab.tsx';
 import { CustomerRemindersTab } from '../reminders/CustomerRemindersTab.tsx';
 import { CustomerAppointmentsTab } from './CustomerAppointmentsTab.tsx';
 import { EditableAvatar } from './CustomerAvatar.tsx';
@@ -89,15 +90,6 @@ function FieldsOf({ groups }: { groups: Group[] }) {
         );
       })}
     </Stack>
-  );
-}
-
-function ComingTab({ tab }: { tab: CustomerTab }) {
-  const translate = useTranslate();
-  return (
-    <Alert severity="info" data-testid={`tab-empty-${tab}`}>
-      {translate(`app.customers.tabs.empty.${tab}`)}
-    </Alert>
   );
 }
 
@@ -232,7 +224,7 @@ function CustomerTabs() {
             </Box>
           </Stack>
         ) : null}
-        {tab === 'offers' ? <ComingTab tab={tab} /> : null}
+        {tab === 'offers' ? <CustomerOffersTab /> : null}
       </CardContent>
     </Card>
   );
