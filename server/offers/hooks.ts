@@ -33,14 +33,22 @@ const statusLabel = (status: string, language?: string | null) =>
 export const decidedError = (status: string, language?: string | null) =>
   new ApiError(409, issue('offerDecided', { status: statusLabel(status, language) }));
 
-/** Whether the insurer offers the product (an unknown company is the reference check's). */
+/**
+ * Whether the insurer offers the product (an unknown company or product is the generic reference
+ * check's, which names its own field).
+ */
 export async function offersProduct(db: DB, companyId: number, productId: number) {
   const company = await db
     .selectFrom('companies')
     .select('products')
     .where('id', '=', companyId)
     .executeTakeFirst();
-  if (!company) return true;
+  const product = await db
+    .selectFrom('products')
+    .select('id')
+    .where('id', '=', productId)
+    .executeTakeFirst();
+  if (!company || !product) return true;
   const products = company.products as unknown;
   return Array.isArray(products) && products.includes(productId);
 }

@@ -109,6 +109,8 @@ const RULE_REQUIRED: Record<string, string[]> = {
   // something to match people by (server/leads/).
   leads: ['last_name', 'close_status'],
   'blacklist-entries': ['email'],
+  // The consultant defaults from the customer, the status is never empty (server/offers/hooks.ts).
+  offers: ['consultant_id', 'status'],
 };
 const ruleRequired = (model: { name: string }): string[] => RULE_REQUIRED[model.name] ?? [];
 
@@ -130,6 +132,8 @@ const SERVER_COMPUTED: Record<string, string[]> = {
   leads: ['position', 'closed_at'],
   // A change of a single payment is a reversal and a new ledger line (server/commissions/lines.ts).
   'assigned-single-payments': ['line_id'],
+  // The annual premium follows the premium and the payment cycle (server/offers/hooks.ts).
+  offers: ['annual_premium'],
   appointments: [
     'date_start',
     'date_end',
