@@ -40,12 +40,7 @@ import {
   TEXT_COUNT_CAP,
 } from '../http/lists.ts';
 import { type IdParams, idParams } from '../http/params.ts';
-import {
-  createAjvInstance,
-  fieldErrors,
-  inputSchema,
-  responseSchema,
-} from '../http/validation.ts';
+import { createAjvInstance, fieldErrors, inputSchema, responseSchema } from '../http/validation.ts';
 import { writeTransaction } from '../audit/context.ts';
 import type { HookContext, WriteContext } from './hooks.ts';
 import {
@@ -110,7 +105,6 @@ export default async function crud(app: FastifyInstance): Promise<void> {
   });
   for (const model of app.models) resourceRoutes(app, model, collation);
 }
-
 
 /**
  * The list's query schema with `sort=_label` added when its records have a label (the pickers

@@ -61,4 +61,3 @@ export function wrap(font: PDFFont, text: string, width: number, size: number): 
   }
   return lines;
 }
-

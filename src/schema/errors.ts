@@ -156,7 +156,8 @@ export const ERROR_TEXTS = {
   // Offers (server/offers/).
   offerDecided: 'the offer is {{status}}: only its note may still change',
   offerNotAcceptable: 'the offer is {{status}}: only a draft or sent offer can be accepted',
-  offerNotDeclinable: 'the offer is {{status}}: only a draft, sent or expired offer can be declined',
+  offerNotDeclinable:
+    'the offer is {{status}}: only a draft, sent or expired offer can be declined',
 
   // Files.
   fileEmpty: 'The file is empty.',

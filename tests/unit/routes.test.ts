@@ -30,7 +30,8 @@ describe('route table', () => {
   it('keeps admin-only routes out of the consultant area', () => {
     // Ours beyond the spec's consultant set, on purpose: a consultant books, opens and closes
     // (feedback) their own appointments (src/shell/paths.ts, docs/ARCHITECTURE.md issue 15), and
-    // opens, records and adds their own leads (issue 16).
+    // opens, records and adds their own leads (issue 16), and makes, opens and edits offers for
+    // their own customers (issue 18).
     const ours = [
       'appointments/new',
       'appointments/{id}',
@@ -38,6 +39,9 @@ describe('route table', () => {
       'leads/new',
       'leads/{id}',
       'leads/{id}/edit',
+      'offers/new',
+      'offers/{id}',
+      'offers/{id}/edit',
     ];
     const consultant = new Set([...SPEC_CONSULTANT, ...ours]);
     const leaked = routesOf('consultant')
