@@ -1,5 +1,5 @@
 /**
- * Demo offers (issue 18): for a dozen of the consultants' customers, offers in every status —
+ * Demo offers (issue 18): for the dozen newest of the consultants' customers, offers in every status —
  * drafts and sent ones still valid, expired ones, declined ones with their reason (one recorded as
  * a non-closure), and accepted ones linked to a closure of the same customer, product and insurer
  * made for it. Car, household and legal-protection offers of insurers that offer the product,
@@ -71,7 +71,9 @@ export async function seedDemoOffers(db: DB, now: number = Date.now()): Promise<
     .select(['id', 'assigned_to'])
     .where('assigned_to', 'is not', null)
     .where('is_company', '=', false)
-    .orderBy('id')
+    // The newest customers: the first ones' households are the coverage view's examples (their
+    // gaps: server/demo/contracts.ts), which an accepted offer's closure would fill.
+    .orderBy('id', 'desc')
     .limit(12)
     .execute();
   const pick = rnd.pick;
