@@ -10,6 +10,7 @@ import type { Insertable } from 'kysely';
 import { offerAnnualPremium, type OfferStatus } from '../../src/schema/offers.ts';
 import type { PaymentCycle } from '../../src/schema/figures.ts';
 import type { OffersTable } from '../../src/types/database.ts';
+import { contractFigures } from '../contracts/figures.ts';
 import type { DB } from '../db/index.ts';
 import { random } from './random.ts';
 
@@ -120,6 +121,7 @@ export async function seedDemoOffers(db: DB, now: number = Date.now()): Promise<
             company_id: company,
             product_id: kind.product,
             contract_type: status === 'accepted' ? 'closure' : 'non-closure',
+            product_group: 'property_casualty',
             ...(status === 'accepted'
               ? {
                   status: 'application',
@@ -127,7 +129,6 @@ export async function seedDemoOffers(db: DB, now: number = Date.now()): Promise<
                   signing_date: created.add(8, 'day').format('YYYY-MM-DD'),
                   start_date: row.start_date,
                   insurance: JSON.stringify({ premium }),
-                  annual_premium: row.annual_premium,
                 }
               : { reason: row.decline_reason }),
             note: `Aus Offerte`,
@@ -140,6 +141,21 @@ export async function seedDemoOffers(db: DB, now: number = Date.now()): Promise<
   const inserted = await db.insertInto('offers').values(rows).returning('id').execute();
   for (const { index, values } of closures) {
     const offerId = inserted[index]!.id;
+    // The figures as the contracts' write hooks compute them (server/contracts/figures.ts).
+    const premium = values.insurance
+      ? (JSON.parse(String(values.insurance)) as { premium: number }).premium
+      : undefined;
+    const figures = contractFigures({
+      productGroup: 'property_casualty',
+      paymentCycle: (values.payment_cycle ?? 'monthly') as PaymentCycle,
+      insurance: { premium },
+    });
+    Object.assign(values, {
+      annual_premium: figures.annualPremium,
+      production_sum: figures.productionSum,
+      total_commission: figures.totalCommission,
+      protocol_missing: false,
+    });
     const contract = await db
       .insertInto('contracts')
       .values({ ...values, note: `Aus Offerte #${offerId}` } as never)
