@@ -8,6 +8,7 @@
 import { SWISS_TIME_ZONE } from '../../src/schema/swiss-time.ts';
 import type { Language } from '../customers/labels.ts';
 import { releaseLabel } from '../i18n/source.ts';
+import { swissNumber } from '../pdf/text.ts';
 
 /** One step of a line's explanation: a translation key and its figures (amounts in CHF). */
 export interface ExplainStep {
@@ -19,17 +20,6 @@ export interface ExplainStep {
 export const label = (key: string, language: Language): string => releaseLabel(key, language);
 
 /** Intl writes the Swiss thousands separator as ’ (U+2019); the app writes the plain apostrophe. */
-const apostrophe = (text: string) => text.replace(/[\u2019\u02BC]/g, "'");
-
-/** A number the Swiss way: 1'234.5; `decimals` fixes the digits after the point. */
-export function swissNumber(value: number, decimals?: number): string {
-  const format = new Intl.NumberFormat('de-CH', {
-    minimumFractionDigits: decimals ?? 0,
-    maximumFractionDigits: decimals ?? 2,
-  });
-  return apostrophe(format.format(value));
-}
-
 /** Centimes as CHF: 'CHF 1'234.50'. */
 export const chf = (centimes: number): string => `CHF ${swissNumber(centimes / 100, 2)}`;
 

@@ -78,6 +78,25 @@ const idOf = (value: unknown): number | undefined =>
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The product's group, or undefined for an unknown product. */
+/**
+ * Whether the insurer offers the product (`companies.products`); an unknown company counts as
+ * offering it: the generic reference check names that one (422 on company_id). Contracts and
+ * offers (server/offers/hooks.ts) both ask.
+ */
+export async function companyOffers(
+  db: DB,
+  companyId: number,
+  productId: number,
+): Promise<boolean> {
+  const company = await db
+    .selectFrom('companies')
+    .select('products')
+    .where('id', '=', companyId)
+    .executeTakeFirst();
+  const products = jsonValue(company?.products);
+  return !company || (Array.isArray(products) && products.includes(productId));
+}
+
 export async function productGroupOf(
   db: DB,
   productId: unknown,
@@ -228,15 +247,7 @@ export async function contractErrors(
     group !== undefined &&
     (changed('company_id') || changed('product_id'))
   ) {
-    const company = await db
-      .selectFrom('companies')
-      .select('products')
-      .where('id', '=', companyId)
-      .executeTakeFirst();
-    // An unknown company is the generic reference check's (422 naming company_id).
-    const products = jsonValue(company?.products);
-    if (company && !(Array.isArray(products) && products.includes(productId)))
-      add('company_id', issue('notOffered'));
+    if (!(await companyOffers(db, companyId, productId))) add('company_id', issue('notOffered'));
   }
 
   if (!closure && (record.reason === null || record.reason === undefined))

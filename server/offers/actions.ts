@@ -39,6 +39,7 @@ import { releaseLabel } from '../i18n/source.ts';
 import { ApiError, issue, notFound } from '../http/errors.ts';
 import { type IdParams, idParams } from '../http/params.ts';
 import { responseSchema } from '../http/validation.ts';
+import { offerStatusLabel } from './hooks.ts';
 import { offerPdf } from './pdf.ts';
 
 const DATE = { type: 'string', format: 'date' } as const;
@@ -111,7 +112,19 @@ export async function offerActions(app: FastifyInstance): Promise<void> {
   };
 
   const statusLabel = (status: unknown, request: FastifyRequest) =>
-    releaseLabel(`enums.offerStatus.${String(status)}`, request.principal?.language);
+    offerStatusLabel(status, request.principal?.language);
+
+  /** What the closure or non-closure made from an offer takes from it. */
+  const contractFrom = (offer: ResourceRow, request: FastifyRequest) => ({
+    customer_id: offer.customer_id,
+    product_id: offer.product_id,
+    company_id: offer.company_id,
+    ...(offer.consultant_id ? { consultant_id: offer.consultant_id } : {}),
+    note: releaseLabel('app.offers.contractNote', request.principal?.language).replace(
+      '{{id}}',
+      String(offer.id),
+    ),
+  });
 
   const decide = async (
     trx: DB,
@@ -180,11 +193,8 @@ export async function offerActions(app: FastifyInstance): Promise<void> {
           );
         const body = request.body ?? {};
         const contract = await app.records.of('contracts').create(trx, request, {
-          customer_id: offer.customer_id,
+          ...contractFrom(offer, request),
           contract_type: 'closure',
-          product_id: offer.product_id,
-          company_id: offer.company_id,
-          ...(offer.consultant_id ? { consultant_id: offer.consultant_id } : {}),
           status: 'application',
           payment_cycle: offer.payment_cycle ?? 'annual',
           signing_date: body.signing_date ?? swissToday(),
@@ -193,10 +203,6 @@ export async function offerActions(app: FastifyInstance): Promise<void> {
             : {}),
           ...(body.contract_number ? { contract_number: body.contract_number } : {}),
           insurance: { premium: Number(offer.premium) },
-          note: releaseLabel('app.offers.contractNote', request.principal?.language).replace(
-            '{{id}}',
-            String(offer.id),
-          ),
         });
         const decided = await decide(trx, offer, {
           status: 'accepted',
@@ -237,16 +243,9 @@ export async function offerActions(app: FastifyInstance): Promise<void> {
           );
         const contract = request.body.non_closure
           ? await app.records.of('contracts').create(trx, request, {
-              customer_id: offer.customer_id,
+              ...contractFrom(offer, request),
               contract_type: 'non-closure',
-              product_id: offer.product_id,
-              company_id: offer.company_id,
-              ...(offer.consultant_id ? { consultant_id: offer.consultant_id } : {}),
               reason: request.body.reason,
-              note: releaseLabel('app.offers.contractNote', request.principal?.language).replace(
-                '{{id}}',
-                String(offer.id),
-              ),
             })
           : null;
         const decided = await decide(trx, offer, {

@@ -11,9 +11,9 @@
  *   record of what the customer chose.
  */
 import type { ResourceHooks, WriteContext } from '../crud/hooks.ts';
-import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
 import { idOf } from '../db/values.ts';
+import { companyOffers, productGroupOf } from '../contracts/rules.ts';
 import { merged } from '../customers/rules.ts';
 import { releaseLabel } from '../i18n/source.ts';
 import { addError, ApiError, type FieldErrors, issue } from '../http/errors.ts';
@@ -26,32 +26,13 @@ import {
 } from '../../src/schema/offers.ts';
 import type { PaymentCycle } from '../../src/schema/figures.ts';
 
-const statusLabel = (status: string, language?: string | null) =>
-  releaseLabel(`enums.offerStatus.${status}`, language);
+/** An offer status's name in the language (the release's texts). */
+export const offerStatusLabel = (status: unknown, language?: string | null) =>
+  releaseLabel(`enums.offerStatus.${String(status)}`, language);
 
 /** 409 `offerDecided` naming the status, in the writer's language. */
 export const decidedError = (status: string, language?: string | null) =>
-  new ApiError(409, issue('offerDecided', { status: statusLabel(status, language) }));
-
-/**
- * Whether the insurer offers the product (an unknown company or product is the generic reference
- * check's, which names its own field).
- */
-export async function offersProduct(db: DB, companyId: number, productId: number) {
-  const company = await db
-    .selectFrom('companies')
-    .select('products')
-    .where('id', '=', companyId)
-    .executeTakeFirst();
-  const product = await db
-    .selectFrom('products')
-    .select('id')
-    .where('id', '=', productId)
-    .executeTakeFirst();
-  if (!company || !product) return true;
-  const products = company.products as unknown;
-  return Array.isArray(products) && products.includes(productId);
-}
+  new ApiError(409, issue('offerDecided', { status: offerStatusLabel(status, language) }));
 
 async function offerErrors(body: ResourceRow, context: WriteContext): Promise<FieldErrors> {
   const { db, existing, principal } = context;
@@ -76,15 +57,19 @@ async function offerErrors(body: ResourceRow, context: WriteContext): Promise<Fi
       errors,
       'status',
       issue('statusTransition', {
-        from: statusLabel(from, principal?.language),
-        to: statusLabel(to, principal?.language),
+        from: offerStatusLabel(from, principal?.language),
+        to: offerStatusLabel(to, principal?.language),
       }),
     );
   const companyId = idOf(record.company_id);
   const productId = idOf(record.product_id);
   const changed = !existing || 'company_id' in body || 'product_id' in body;
   if (changed && companyId !== null && productId !== null)
-    if (!(await offersProduct(db, companyId, productId)))
+    // An unknown product is the generic reference check's (422 naming product_id).
+    if (
+      (await productGroupOf(db, productId)) !== undefined &&
+      !(await companyOffers(db, companyId, productId))
+    )
       addError(errors, 'company_id', issue('notOffered'));
   return errors;
 }

@@ -10,16 +10,11 @@ import { type Language, languageOf } from '../customers/labels.ts';
 import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
 import { releaseLabel } from '../i18n/source.ts';
-import { wrap, writable } from '../pdf/text.ts';
+import { swissNumber, wrap, writable } from '../pdf/text.ts';
 
 const PAGE = { width: 595.28, height: 841.89 };
 const MARGIN = 50;
 const GREY = rgb(0.45, 0.45, 0.45);
-
-const swissAmount = (value: number) =>
-  new Intl.NumberFormat('de-CH', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-    .format(value)
-    .replace(/[’']/g, "'");
 
 const day = (value: unknown, language: Language) => {
   if (!value) return '';
@@ -106,8 +101,8 @@ export async function offerPdf(
   const facts: Array<[string, string]> = [
     [field('companyId'), companyName],
     [field('productId'), product ? releaseLabel(`products.${product.key}`, language) : ''],
-    [field('premium'), `CHF ${swissAmount(Number(offer.premium))} (${cycle})`],
-    [field('annualPremium'), `CHF ${swissAmount(Number(offer.annual_premium ?? 0))}`],
+    [field('premium'), `CHF ${swissNumber(Number(offer.premium), 2)} (${cycle})`],
+    [field('annualPremium'), `CHF ${swissNumber(Number(offer.annual_premium ?? 0), 2)}`],
   ];
   if (offer.start_date) facts.push([field('startDate'), day(offer.start_date, language)]);
   if (offer.valid_until) facts.push([field('validUntil'), day(offer.valid_until, language)]);

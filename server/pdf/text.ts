@@ -1,7 +1,8 @@
 /**
  * Text for pdf-lib's standard fonts (payout statements, offers). The standard Helvetica fonts
  * write Windows-1252 only: other characters (a customer named in Cyrillic) are written without
- * their accents where that helps (ł → l) and else as '?'; `wrap` breaks text into lines that fit.
+ * their accents where that helps (ł → l) and else as '?'; `wrap` breaks text into lines that fit;
+ * `swissNumber` writes a number the Swiss way.
  */
 import type { PDFFont } from 'pdf-lib';
 
@@ -60,4 +61,15 @@ export function wrap(font: PDFFont, text: string, width: number, size: number): 
     lines.push(line);
   }
   return lines;
+}
+
+const apostrophe = (text: string) => text.replace(/[\u2019\u02BC]/g, "'");
+
+/** A number the Swiss way: 1'234.5; `decimals` fixes the digits after the point. */
+export function swissNumber(value: number, decimals?: number): string {
+  const format = new Intl.NumberFormat('de-CH', {
+    minimumFractionDigits: decimals ?? 0,
+    maximumFractionDigits: decimals ?? 2,
+  });
+  return apostrophe(format.format(value));
 }

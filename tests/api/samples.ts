@@ -271,6 +271,11 @@ const RULES: Record<string, (body: Row, reference: ReferenceResolver) => Promise
  */
 async function offerRules(body: Row, reference: ReferenceResolver): Promise<void> {
   body.status = 'draft';
+  await offeredProduct(body, reference);
+}
+
+/** The body's product becomes one its company offers, when the company can be read. */
+async function offeredProduct(body: Row, reference: ReferenceResolver): Promise<void> {
   const company =
     reference.read && typeof body.company_id === 'number'
       ? await reference.read('companies', body.company_id)
@@ -460,15 +465,8 @@ async function confirmed(
  * is left out.
  */
 async function contractRules(body: Row, reference: ReferenceResolver): Promise<void> {
-  const read = reference.read;
   await ownedByCustomer(body, reference, 'household_member_id', 'household-members');
-  const company =
-    read && typeof body.company_id === 'number'
-      ? await read('companies', body.company_id)
-      : undefined;
-  const offered = Array.isArray(company?.products) ? (company.products as number[]) : [];
-  if (offered.length > 0 && !offered.includes(body.product_id as number))
-    body.product_id = offered[0];
+  await offeredProduct(body, reference);
   const productId = body.product_id as number;
   const subProductId = await confirmed(
     reference,
