@@ -321,6 +321,8 @@ export const routesOf = (area: Area): RouteEntry[] =>
 
 export { lazyPage, type PreloadablePage };
 
+const Comparison = lazyPage(() => import('./custom/comparison/ComparisonPage.tsx'));
+
 /** Public routes (SPEC §2), outside the areas; same registration rule: `page` replaces `coming`. */
 export interface PublicRoute {
   path: string;
@@ -342,7 +344,7 @@ export const PUBLIC_ROUTES: PublicRoute[] = [
   { path: '404', page: lazyPage(() => import('./custom/NotFoundRoute.tsx')) },
   { path: 'no-access', page: lazyPage(() => import('./custom/NoAccessRoute.tsx')) },
   { path: 'app-elements-guide', page: lazyPage(() => import('./custom/AppElementsGuide.tsx')) },
-  { path: 'financescout24/{clientID}', coming: 'fs24' },
-  { path: 'financescout24/{clientID}/{draftID}', coming: 'fs24' },
+  { path: 'financescout24/{clientID}', page: Comparison },
+  { path: 'financescout24/{clientID}/{draftID}', page: Comparison },
   { path: 'attach-signatures/{id}', coming: 'signatures' },
 ];

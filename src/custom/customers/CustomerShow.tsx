@@ -4,7 +4,8 @@
  * history: the customer's changes with its documents' and household members', merges included). Contracts: the household coverage and the customer's contracts (src/custom/contracts/).
  * Appointments (./CustomerAppointmentsTab.tsx: with "book appointment") and reminders
  * (src/custom/reminders/CustomerRemindersTab.tsx: every status, with "add reminder"), offers
- * (src/custom/offers/CustomerOffersTab.tsx: with "add offer").
+ * (src/custom/offers/CustomerOffersTab.tsx: with "add offer"), car-insurance comparisons
+ * (src/custom/comparison/CustomerComparisonsTab.tsx: drafts, "new comparison", links).
  */
 import EditIcon from '@mui/icons-material/Edit';
 import { Box, Card, CardContent, Chip, Stack, Tab, Tabs, Typography } from '@mui/material';
@@ -25,6 +26,7 @@ import type { ApiRecord } from '../../resources/records.ts';
 import { formatPhone } from '../../schema/phone.ts';
 import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
+import { CustomerComparisonsTab } from '../comparison/CustomerComparisonsTab.tsx';
 import { CustomerContractsTab } from '../contracts/CustomerContractsTab.tsx';
 import { CustomerOffersTab } from '../offers/CustomerOffersTab.tsx';
 import { CustomerRemindersTab } from '../reminders/CustomerRemindersTab.tsx';
@@ -43,6 +45,7 @@ export const TABS = [
   'appointments',
   'reminders',
   'offers',
+  'comparisons',
   'documents',
   'notes',
 ] as const;
@@ -225,6 +228,7 @@ function CustomerTabs() {
           </Stack>
         ) : null}
         {tab === 'offers' ? <CustomerOffersTab /> : null}
+        {tab === 'comparisons' ? <CustomerComparisonsTab /> : null}
       </CardContent>
     </Card>
   );
