@@ -50,6 +50,7 @@ import {
   stepBody,
   stepMessages,
   WIZARD_STEPS,
+  withPrefill,
 } from './model.ts';
 import { Results } from './Results.tsx';
 import { StepFields } from './StepFields.tsx';
@@ -88,7 +89,7 @@ export function Wizard({
       ({ data }) => {
         if (!live) return;
         setDraft(data);
-        setFields(fieldsOf(data));
+        setFields(withPrefill(fieldsOf(data), fieldsOf(info.prefill ?? {})));
         setIndex(resumeIndex(data));
         setMessages({});
         setFailure(null);
@@ -104,6 +105,8 @@ export function Wizard({
     return () => {
       live = false;
     };
+    // The prefill is the page's, read once with it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, customerId, draftId, draft?.id]);
 
   const form: FormState = useMemo(

@@ -196,6 +196,24 @@ export function fieldsOf(draft: Partial<Draft>): ComparisonDraftFields {
   ) as ComparisonDraftFields;
 }
 
+/**
+ * A saved draft's fields, with the customer's prefill where a part is still empty (a draft saved
+ * after the vehicle step has no driver yet: the customer's data fills it in, as for a new one).
+ */
+export function withPrefill(
+  fields: ComparisonDraftFields,
+  prefill: ComparisonDraftFields,
+): ComparisonDraftFields {
+  const out: Record<string, unknown> = { ...fields };
+  for (const [key, value] of Object.entries(prefill)) {
+    const current = out[key];
+    const empty =
+      current === undefined || (isPlainObject(current) && Object.keys(current).length === 0);
+    if (empty && value !== undefined) out[key] = value;
+  }
+  return out as ComparisonDraftFields;
+}
+
 /** Where the wizard opens a draft: after its saved steps, or on the results once compared. */
 export function resumeIndex(draft: Pick<Draft, 'stepsDone' | 'status'>): number {
   if (draft.status === 'compared' || draft.status === 'offered') return RESULTS_INDEX;
