@@ -38,6 +38,8 @@ import jobs, { type JobsOptions } from './jobs/index.ts';
 import mail from './mail/index.ts';
 import notifications from './notifications/index.ts';
 import offers from './offers/index.ts';
+import comparison from './comparison/index.ts';
+import { type ComparisonConfig, comparisonConfigFromEnv } from './comparison/adapter.ts';
 import reminders from './reminders/index.ts';
 import reports from './reports/index.ts';
 import system from './system/index.ts';
@@ -77,6 +79,8 @@ export interface AppOptions {
    * that ask the database while registering wait for that: a first start may take longer.
    */
   pluginTimeout?: number;
+  /** The car-comparison service (server/comparison/adapter.ts); default from FS24_URL. */
+  comparison?: Partial<ComparisonConfig>;
 }
 
 /** A compiled validator as SchemaCompiler makes it (server/http/validation.ts). */
@@ -273,6 +277,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('models', options.models);
   app.decorate('resourceHooks', new ResourceHookRegistry());
   app.decorate('records', new RecordWriters());
+  app.decorate('comparison', { ...comparisonConfigFromEnv(), ...options.comparison });
   app.addHook('onReady', async () => app.resourceHooks.seal(app.models));
 
   const validators = routeValidators(lazy);
@@ -326,6 +331,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(imports); // CSV imports of customers and leads: after both
   await app.register(commissions); // after contracts and appointments: follows their writes
   await app.register(offers); // after commissions: an accepted offer's closure is settled
+  await app.register(comparison); // after offers: chosen results become offers
   await app.register(reminders);
   await app.register(tasks);
   await app.register(reports);

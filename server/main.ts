@@ -211,8 +211,22 @@ async function seed(server: Server, database: Database, password: string): Promi
   return server.demo.seedDemo(database.db, { password });
 }
 
-function build(server: Server, database: Database, models: Models, config: Config) {
+/**
+ * The car comparison's service: FS24_URL when set; in demo mode without it, the local stand-in
+ * with its labelled sample tariffs (server/comparison/stand-in.ts), on a free port of 127.0.0.1.
+ */
+async function comparisonService(config: Config): Promise<{ url?: string }> {
+  if (process.env.FS24_URL || !config.demo) return {};
+  const { startStandIn } = await import('./comparison/stand-in.ts');
+  const standIn = await startStandIn();
+  console.log(`Car comparison: the demo's stand-in service (sample tariffs) at ${standIn.url}`);
+  return { url: standIn.url };
+}
+
+async function build(server: Server, database: Database, models: Models, config: Config) {
+  const comparison = await comparisonService(config);
   return server.app.buildApp({
+    comparison,
     database,
     models,
     webRoot: config.webRoot,

@@ -73,6 +73,47 @@ export function declarePersonalData(hook: PersonalDataHook): () => void {
   };
 }
 
+/**
+ * The personal data of a table whose rows belong to one customer (`column`) and are working
+ * material the brokerage need not keep (reminders, offers, car comparisons): the export carries
+ * them under `name`; erasing the customer deletes them (`beforeDelete` first clears what points at
+ * them). Declared once per process however often a feature registers (several apps in one test).
+ */
+export function declareCustomerRows(options: {
+  name: string;
+  table: 'reminders' | 'offers' | 'car_comparison_drafts';
+  column: 'client_id' | 'customer_id';
+  beforeDelete?: (trx: Transaction<Tables>, customerId: number) => Promise<void>;
+}): PersonalDataHook {
+  const existing = hooks.find((hook) => hook.name === options.name);
+  if (existing) return existing;
+  const hook: PersonalDataHook = {
+    name: options.name,
+    async collect(db: DB, subject: PersonalDataSubject): Promise<Record<string, unknown[]>> {
+      if (subject.resource !== 'customers') return {};
+      const rows = await resourceDb(db)
+        .selectFrom(options.table)
+        .selectAll()
+        .where(options.column, '=', subject.id)
+        .orderBy('id')
+        .execute();
+      return {
+        [options.name]: rows.map(({ [SEARCH_DOCUMENT_COLUMN]: _derived, ...row }) => row),
+      };
+    },
+    async retain(trx: Transaction<Tables>, subject: PersonalDataSubject) {
+      if (subject.resource !== 'customers') return [];
+      await options.beforeDelete?.(trx, subject.id);
+      await sql`delete from ${sql.table(options.table)} where ${sql.ref(options.column)} = ${subject.id}`.execute(
+        trx,
+      );
+      return [{ table: options.table, kept: 0 }];
+    },
+  };
+  declarePersonalData(hook);
+  return hook;
+}
+
 const TABLE: Record<PersonKind, 'customers' | 'household_members'> = {
   customers: 'customers',
   'household-members': 'household_members',

@@ -10,6 +10,7 @@ import { seedDemoAppointments } from './appointments.ts';
 import { seedDemoCommissions } from './commissions.ts';
 import { seedDemoLeads } from './leads.ts';
 import { seedDemoOffers } from './offers.ts';
+import { seedDemoComparisons } from './comparisons.ts';
 import { seedDemoContracts } from './contracts.ts';
 import { seedDemoCustomers } from './customers.ts';
 import { seedDemoIdentity } from './identity.ts';
@@ -337,6 +338,7 @@ export async function seedDemo(
     await seedDemoAppointments(trx);
     await seedDemoLeads(trx);
     await seedDemoOffers(trx);
+    await seedDemoComparisons(trx);
     if (options.commissions ?? process.env.DEMO_COMMISSIONS !== '0') await seedDemoCommissions(trx);
   });
   // The planner's statistics of the tables just filled (PGlite never analyses by itself).

@@ -174,10 +174,16 @@ function internalError(error: unknown, request: FastifyRequest, reply: FastifyRe
 }
 
 /** The answer of any error a route, a hook, validation or Fastify itself raised. */
+/** The 5xx an ApiError may carry on purpose: an outside service failed, not this server. */
+const UPSTREAM_STATUSES = new Set([502, 503, 504]);
+
 function answerError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
   reply.header(REQUEST_ID_HEADER, request.id);
   if (error instanceof ApiError) {
-    if (error.statusCode >= 500) return internalError(error, request, reply);
+    // A service of ours that failed (502 Bad Gateway, 503 not configured, 504 timed out) is
+    // answered as such, with its message; any other 5xx is an internal error.
+    if (error.statusCode >= 500 && !UPSTREAM_STATUSES.has(error.statusCode))
+      return internalError(error, request, reply);
     return reply.status(error.statusCode).send(errorBody(error.issue, error.errors));
   }
   if (error.validation) {

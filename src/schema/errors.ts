@@ -159,6 +159,33 @@ export const ERROR_TEXTS = {
   offerNotDeclinable:
     'the offer is {{status}}: only a draft, sent or expired offer can be declined',
 
+  // The car-insurance comparison (src/schema/comparison.ts, server/comparison/).
+  driverTooYoung: 'must make the driver at least {{years}} years old',
+  licenceBefore18: 'must not be before the driver turned {{years}}',
+  notBeforeRegistration: 'must not be before the first registration',
+  permitRequired: 'is required for a driver who is not Swiss',
+  youngDriverNamed: 'must be yes: a driver named is under 25',
+  leasedNeedsFullCasco: 'must be full casco for a leased car',
+  bonusProtectionFullCasco: 'can cover full casco only when full casco is chosen',
+  notInStep: 'is not a field of the step {{step}}',
+  comparisonIncomplete: 'Fill in every step before comparing (done: {{done}} of {{steps}}).',
+  comparisonNotConfigured:
+    'The comparison service is not configured on this server: no prices can be shown.',
+  comparisonNoCredentials:
+    'No offer credentials for the comparison service: enter them in the settings (offer credentials).',
+  comparisonCredentialsRefused:
+    'The comparison service refused the offer credentials: check them in the settings.',
+  comparisonTimeout:
+    'The comparison service did not answer within {{seconds}} s. The draft is saved; try again later.',
+  comparisonUnavailable:
+    'The comparison service could not be reached (status {{status}}). The draft is saved; try again later.',
+  comparisonMalformed:
+    'The comparison service answered something that is not a comparison. The draft is saved; try again later.',
+  comparisonNoResults: 'Compare first: this draft has no results to choose from.',
+  comparisonQuoteUnknown: 'is not a result of this comparison: {{ids}}',
+  comparisonNoCompany: 'names an insurer that is not among the companies: {{insurers}}',
+  comparisonStaffOnly: 'Only the consultant can turn results into offers.',
+
   // Files.
   fileEmpty: 'The file is empty.',
   fileType: 'This type of file is not accepted ({{type}}). Allowed: {{allowed}}.',

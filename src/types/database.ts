@@ -121,6 +121,325 @@ export interface BlacklistEntriesTable {
   search_document: GeneratedAlways<string | null>;
 }
 
+/** Resource `car-comparison-drafts` (`schemas/car-comparison-drafts.schema.json`). */
+export interface CarComparisonDraftsTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  customer_id: number;
+  summary: string | null;
+  status: Generated<string | null>;
+  steps_done: Generated<number | null>;
+  started_via: Generated<string | null>;
+  created_by: number | null;
+  car: Generated<Jsonb<{
+    manufacturer?: string;
+    first_registration_year?: number;
+    first_registration_month?: number;
+    type?: string;
+    details_id?: string;
+    kilometres?: number;
+    extras_valuation?: number;
+    purchase_year?: number;
+  }> | null>;
+  canton: string | null;
+  yearly_km: number | null;
+  usage: string | null;
+  garage_type: string | null;
+  driver: Generated<Jsonb<{
+    title?: 'mr' | 'ms';
+    first_name?: string;
+    last_name?: string;
+    birthdate?: string;
+    nationality?:
+      | 'AD'
+      | 'AE'
+      | 'AF'
+      | 'AG'
+      | 'AI'
+      | 'AL'
+      | 'AM'
+      | 'AO'
+      | 'AQ'
+      | 'AR'
+      | 'AS'
+      | 'AT'
+      | 'AU'
+      | 'AW'
+      | 'AX'
+      | 'AZ'
+      | 'BA'
+      | 'BB'
+      | 'BD'
+      | 'BE'
+      | 'BF'
+      | 'BG'
+      | 'BH'
+      | 'BI'
+      | 'BJ'
+      | 'BL'
+      | 'BM'
+      | 'BN'
+      | 'BO'
+      | 'BQ'
+      | 'BR'
+      | 'BS'
+      | 'BT'
+      | 'BV'
+      | 'BW'
+      | 'BY'
+      | 'BZ'
+      | 'CA'
+      | 'CC'
+      | 'CD'
+      | 'CF'
+      | 'CG'
+      | 'CH'
+      | 'CI'
+      | 'CK'
+      | 'CL'
+      | 'CM'
+      | 'CN'
+      | 'CO'
+      | 'CR'
+      | 'CU'
+      | 'CV'
+      | 'CW'
+      | 'CX'
+      | 'CY'
+      | 'CZ'
+      | 'DE'
+      | 'DJ'
+      | 'DK'
+      | 'DM'
+      | 'DO'
+      | 'DZ'
+      | 'EC'
+      | 'EE'
+      | 'EG'
+      | 'EH'
+      | 'ER'
+      | 'ES'
+      | 'ET'
+      | 'FI'
+      | 'FJ'
+      | 'FK'
+      | 'FM'
+      | 'FO'
+      | 'FR'
+      | 'GA'
+      | 'GB'
+      | 'GD'
+      | 'GE'
+      | 'GF'
+      | 'GG'
+      | 'GH'
+      | 'GI'
+      | 'GL'
+      | 'GM'
+      | 'GN'
+      | 'GP'
+      | 'GQ'
+      | 'GR'
+      | 'GS'
+      | 'GT'
+      | 'GU'
+      | 'GW'
+      | 'GY'
+      | 'HK'
+      | 'HM'
+      | 'HN'
+      | 'HR'
+      | 'HT'
+      | 'HU'
+      | 'ID'
+      | 'IE'
+      | 'IL'
+      | 'IM'
+      | 'IN'
+      | 'IO'
+      | 'IQ'
+      | 'IR'
+      | 'IS'
+      | 'IT'
+      | 'JE'
+      | 'JM'
+      | 'JO'
+      | 'JP'
+      | 'KE'
+      | 'KG'
+      | 'KH'
+      | 'KI'
+      | 'KM'
+      | 'KN'
+      | 'KP'
+      | 'KR'
+      | 'KW'
+      | 'KY'
+      | 'KZ'
+      | 'LA'
+      | 'LB'
+      | 'LC'
+      | 'LI'
+      | 'LK'
+      | 'LR'
+      | 'LS'
+      | 'LT'
+      | 'LU'
+      | 'LV'
+      | 'LY'
+      | 'MA'
+      | 'MC'
+      | 'MD'
+      | 'ME'
+      | 'MF'
+      | 'MG'
+      | 'MH'
+      | 'MK'
+      | 'ML'
+      | 'MM'
+      | 'MN'
+      | 'MO'
+      | 'MP'
+      | 'MQ'
+      | 'MR'
+      | 'MS'
+      | 'MT'
+      | 'MU'
+      | 'MV'
+      | 'MW'
+      | 'MX'
+      | 'MY'
+      | 'MZ'
+      | 'NA'
+      | 'NC'
+      | 'NE'
+      | 'NF'
+      | 'NG'
+      | 'NI'
+      | 'NL'
+      | 'NO'
+      | 'NP'
+      | 'NR'
+      | 'NU'
+      | 'NZ'
+      | 'OM'
+      | 'PA'
+      | 'PE'
+      | 'PF'
+      | 'PG'
+      | 'PH'
+      | 'PK'
+      | 'PL'
+      | 'PM'
+      | 'PN'
+      | 'PR'
+      | 'PS'
+      | 'PT'
+      | 'PW'
+      | 'PY'
+      | 'QA'
+      | 'RE'
+      | 'RO'
+      | 'RS'
+      | 'RU'
+      | 'RW'
+      | 'SA'
+      | 'SB'
+      | 'SC'
+      | 'SD'
+      | 'SE'
+      | 'SG'
+      | 'SH'
+      | 'SI'
+      | 'SJ'
+      | 'SK'
+      | 'SL'
+      | 'SM'
+      | 'SN'
+      | 'SO'
+      | 'SR'
+      | 'SS'
+      | 'ST'
+      | 'SV'
+      | 'SX'
+      | 'SY'
+      | 'SZ'
+      | 'TC'
+      | 'TD'
+      | 'TF'
+      | 'TG'
+      | 'TH'
+      | 'TJ'
+      | 'TK'
+      | 'TL'
+      | 'TM'
+      | 'TN'
+      | 'TO'
+      | 'TR'
+      | 'TT'
+      | 'TV'
+      | 'TW'
+      | 'TZ'
+      | 'UA'
+      | 'UG'
+      | 'UM'
+      | 'US'
+      | 'UY'
+      | 'UZ'
+      | 'VA'
+      | 'VC'
+      | 'VE'
+      | 'VG'
+      | 'VI'
+      | 'VN'
+      | 'VU'
+      | 'WF'
+      | 'WS'
+      | 'XK'
+      | 'YE'
+      | 'YT'
+      | 'ZA'
+      | 'ZM'
+      | 'ZW';
+    permit?: 'B' | 'C' | 'Ci' | 'F' | 'G' | 'L' | 'N' | 'S';
+    permit_since?: string;
+    street?: string;
+    postcode?: string;
+    city?: string;
+    licence_date?: string;
+    is_main?: boolean;
+  }> | null>;
+  other_users: Generated<Jsonb<
+    { first_name?: string; last_name?: string; birthdate?: string; licence_date?: string }[]
+  > | null>;
+  under25_usage: boolean | null;
+  coverage: Generated<Jsonb<{
+    leased?: boolean;
+    basic?: 'liability' | 'partial_casco' | 'full_casco';
+    deductible_partial?: 0 | 200 | 500 | 1000;
+    deductible_full?: 500 | 1000 | 1500 | 2000 | 3000;
+    garage?: boolean;
+    bonus_protection?: 'none' | 'liability' | 'liability_full_casco';
+    valuable_items?: number;
+    parking_extra?: boolean;
+    unlimited_damage?: boolean;
+    current_damage?: boolean;
+    passenger_accident?: boolean;
+    start_date?: string;
+    previous_insurer?: string;
+  }> | null>;
+  history: Generated<Jsonb<{
+    cancelled_contract?: boolean;
+    rejected_application?: boolean;
+    damage_or_fines_over250?: boolean;
+  }> | null>;
+  results: Generated<Jsonb<{ [key: string]: JsonValue }> | null>;
+  compared_at: Timestamp | null;
+  search_document: GeneratedAlways<string | null>;
+}
+
 /** Resource `commission-lines` (`schemas/commission-lines.schema.json`). */
 export interface CommissionLinesTable {
   id: Generated<number>;
@@ -246,6 +565,19 @@ export interface CompaniesTable {
   products: Generated<Jsonb<number[]> | null>;
   version: Generated<number>;
   search_document: GeneratedAlways<string | null>;
+}
+
+/** Hand-written: `server/migrations/0035_car_comparisons.sql`. */
+export interface ComparisonLinksTable {
+  id: Generated<number>;
+  customer_id: number;
+  token_hash: string;
+  created_by: number | null;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  language: string | null;
 }
 
 /** Resource `contracts` (`schemas/contracts.schema.json`). */
@@ -868,6 +1200,8 @@ export interface OffersTable {
   contract_id: number | null;
   note: string | null;
   search_document: GeneratedAlways<string | null>;
+  comparison_draft_id: number | null;
+  comparison_quote: Jsonb<{ [key: string]: JsonValue }> | null;
 }
 
 /** Hand-written: `server/migrations/0009_account_tables.sql`. */
@@ -1200,10 +1534,12 @@ export interface Database {
   assigned_single_payments: AssignedSinglePaymentsTable;
   audit_log: AuditLogTable;
   blacklist_entries: BlacklistEntriesTable;
+  car_comparison_drafts: CarComparisonDraftsTable;
   commission_lines: CommissionLinesTable;
   commission_rules: CommissionRulesTable;
   commission_sums: CommissionSumsTable;
   companies: CompaniesTable;
+  comparison_links: ComparisonLinksTable;
   contracts: ContractsTable;
   customers: CustomersTable;
   documents: DocumentsTable;
@@ -1242,6 +1578,7 @@ export type ResourceTableName =
   | 'appointments'
   | 'assigned_single_payments'
   | 'blacklist_entries'
+  | 'car_comparison_drafts'
   | 'commission_lines'
   | 'commission_rules'
   | 'companies'

@@ -167,6 +167,447 @@ export interface BlacklistEntry {
   createdBy?: number;
 }
 
+/** Resource `car-comparison-drafts`. */
+/**
+ * A car-insurance comparison (FS24, issue 18; docs/ARCHITECTURE.md "Car-insurance comparison") filled in step by step at /financescout24/{customerId}[/{draftId}]: vehicle, use, drivers, cover, insurer history, then the comparison service's results. Written only through the wizard's routes (/api/fs24/{customerId}/drafts…), which check each step (src/schema/comparison.ts) and accept a staff session or the customer's link token; listed and deleted through the generic routes. stepsDone, status, summary and results are the server's. A consultant sees the drafts of their customers (customerId, x-owner-via).
+ */
+export interface CarComparisonDraft {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
+  customerId: number;
+  /**
+   * The server's one-line label: manufacturer, type, first registration, canton.
+   */
+  summary?: string;
+  /**
+   * open (steps missing), complete (every step saved), compared (the service answered), offered (results became offers). The server's.
+   */
+  status?: 'open' | 'complete' | 'compared' | 'offered';
+  /**
+   * How many of the five steps (vehicle, use, drivers, cover, history) are saved in order; the wizard resumes after them.
+   */
+  stepsDone?: number;
+  /**
+   * staff (a signed-in user) or link (the customer through a link token).
+   */
+  startedVia?: 'staff' | 'link';
+  /**
+   * The staff user who started it, or who made the link the customer used.
+   */
+  createdBy?: number;
+  /**
+   * Vehicle step.
+   */
+  car?: {
+    manufacturer?: string;
+    firstRegistrationYear?: number;
+    firstRegistrationMonth?: number;
+    type?: string;
+    /**
+     * Type approval (Typenschein) or the service's vehicle id.
+     */
+    detailsId?: string;
+    /**
+     * Current mileage.
+     */
+    kilometres?: number;
+    /**
+     * Accessories and extras, CHF.
+     */
+    extrasValuation?: number;
+    /**
+     * Bought (or expected to be bought) in.
+     */
+    purchaseYear?: number;
+  };
+  /**
+   * Canton of registration.
+   */
+  canton?:
+    | 'AG'
+    | 'AI'
+    | 'AR'
+    | 'BE'
+    | 'BL'
+    | 'BS'
+    | 'FR'
+    | 'GE'
+    | 'GL'
+    | 'GR'
+    | 'JU'
+    | 'LU'
+    | 'NE'
+    | 'NW'
+    | 'OW'
+    | 'SG'
+    | 'SH'
+    | 'SO'
+    | 'SZ'
+    | 'TG'
+    | 'TI'
+    | 'UR'
+    | 'VD'
+    | 'VS'
+    | 'ZG'
+    | 'ZH';
+  /**
+   * Kilometres driven a year.
+   */
+  yearlyKm?: number;
+  usage?: 'private' | 'way_to_work' | 'work';
+  /**
+   * Where the car stands at night.
+   */
+  garageType?: 'none' | 'carport' | 'private_garage' | 'shared_garage';
+  /**
+   * Drivers step: the main driver (the customer unless isMain is false).
+   */
+  driver?: {
+    title?: 'mr' | 'ms';
+    firstName?: string;
+    lastName?: string;
+    birthdate?: string;
+    nationality?:
+      | 'AD'
+      | 'AE'
+      | 'AF'
+      | 'AG'
+      | 'AI'
+      | 'AL'
+      | 'AM'
+      | 'AO'
+      | 'AQ'
+      | 'AR'
+      | 'AS'
+      | 'AT'
+      | 'AU'
+      | 'AW'
+      | 'AX'
+      | 'AZ'
+      | 'BA'
+      | 'BB'
+      | 'BD'
+      | 'BE'
+      | 'BF'
+      | 'BG'
+      | 'BH'
+      | 'BI'
+      | 'BJ'
+      | 'BL'
+      | 'BM'
+      | 'BN'
+      | 'BO'
+      | 'BQ'
+      | 'BR'
+      | 'BS'
+      | 'BT'
+      | 'BV'
+      | 'BW'
+      | 'BY'
+      | 'BZ'
+      | 'CA'
+      | 'CC'
+      | 'CD'
+      | 'CF'
+      | 'CG'
+      | 'CH'
+      | 'CI'
+      | 'CK'
+      | 'CL'
+      | 'CM'
+      | 'CN'
+      | 'CO'
+      | 'CR'
+      | 'CU'
+      | 'CV'
+      | 'CW'
+      | 'CX'
+      | 'CY'
+      | 'CZ'
+      | 'DE'
+      | 'DJ'
+      | 'DK'
+      | 'DM'
+      | 'DO'
+      | 'DZ'
+      | 'EC'
+      | 'EE'
+      | 'EG'
+      | 'EH'
+      | 'ER'
+      | 'ES'
+      | 'ET'
+      | 'FI'
+      | 'FJ'
+      | 'FK'
+      | 'FM'
+      | 'FO'
+      | 'FR'
+      | 'GA'
+      | 'GB'
+      | 'GD'
+      | 'GE'
+      | 'GF'
+      | 'GG'
+      | 'GH'
+      | 'GI'
+      | 'GL'
+      | 'GM'
+      | 'GN'
+      | 'GP'
+      | 'GQ'
+      | 'GR'
+      | 'GS'
+      | 'GT'
+      | 'GU'
+      | 'GW'
+      | 'GY'
+      | 'HK'
+      | 'HM'
+      | 'HN'
+      | 'HR'
+      | 'HT'
+      | 'HU'
+      | 'ID'
+      | 'IE'
+      | 'IL'
+      | 'IM'
+      | 'IN'
+      | 'IO'
+      | 'IQ'
+      | 'IR'
+      | 'IS'
+      | 'IT'
+      | 'JE'
+      | 'JM'
+      | 'JO'
+      | 'JP'
+      | 'KE'
+      | 'KG'
+      | 'KH'
+      | 'KI'
+      | 'KM'
+      | 'KN'
+      | 'KP'
+      | 'KR'
+      | 'KW'
+      | 'KY'
+      | 'KZ'
+      | 'LA'
+      | 'LB'
+      | 'LC'
+      | 'LI'
+      | 'LK'
+      | 'LR'
+      | 'LS'
+      | 'LT'
+      | 'LU'
+      | 'LV'
+      | 'LY'
+      | 'MA'
+      | 'MC'
+      | 'MD'
+      | 'ME'
+      | 'MF'
+      | 'MG'
+      | 'MH'
+      | 'MK'
+      | 'ML'
+      | 'MM'
+      | 'MN'
+      | 'MO'
+      | 'MP'
+      | 'MQ'
+      | 'MR'
+      | 'MS'
+      | 'MT'
+      | 'MU'
+      | 'MV'
+      | 'MW'
+      | 'MX'
+      | 'MY'
+      | 'MZ'
+      | 'NA'
+      | 'NC'
+      | 'NE'
+      | 'NF'
+      | 'NG'
+      | 'NI'
+      | 'NL'
+      | 'NO'
+      | 'NP'
+      | 'NR'
+      | 'NU'
+      | 'NZ'
+      | 'OM'
+      | 'PA'
+      | 'PE'
+      | 'PF'
+      | 'PG'
+      | 'PH'
+      | 'PK'
+      | 'PL'
+      | 'PM'
+      | 'PN'
+      | 'PR'
+      | 'PS'
+      | 'PT'
+      | 'PW'
+      | 'PY'
+      | 'QA'
+      | 'RE'
+      | 'RO'
+      | 'RS'
+      | 'RU'
+      | 'RW'
+      | 'SA'
+      | 'SB'
+      | 'SC'
+      | 'SD'
+      | 'SE'
+      | 'SG'
+      | 'SH'
+      | 'SI'
+      | 'SJ'
+      | 'SK'
+      | 'SL'
+      | 'SM'
+      | 'SN'
+      | 'SO'
+      | 'SR'
+      | 'SS'
+      | 'ST'
+      | 'SV'
+      | 'SX'
+      | 'SY'
+      | 'SZ'
+      | 'TC'
+      | 'TD'
+      | 'TF'
+      | 'TG'
+      | 'TH'
+      | 'TJ'
+      | 'TK'
+      | 'TL'
+      | 'TM'
+      | 'TN'
+      | 'TO'
+      | 'TR'
+      | 'TT'
+      | 'TV'
+      | 'TW'
+      | 'TZ'
+      | 'UA'
+      | 'UG'
+      | 'UM'
+      | 'US'
+      | 'UY'
+      | 'UZ'
+      | 'VA'
+      | 'VC'
+      | 'VE'
+      | 'VG'
+      | 'VI'
+      | 'VN'
+      | 'VU'
+      | 'WF'
+      | 'WS'
+      | 'XK'
+      | 'YE'
+      | 'YT'
+      | 'ZA'
+      | 'ZM'
+      | 'ZW';
+    permit?: 'B' | 'C' | 'Ci' | 'F' | 'G' | 'L' | 'N' | 'S';
+    permitSince?: string;
+    street?: string;
+    postcode?: string;
+    city?: string;
+    licenceDate?: string;
+    /**
+     * The customer is the car's main driver.
+     */
+    isMain?: boolean;
+  };
+  /**
+   * Other people who drive the car.
+   *
+   * @maxItems 5
+   */
+  otherUsers?: {
+    firstName?: string;
+    lastName?: string;
+    birthdate?: string;
+    licenceDate?: string;
+  }[];
+  /**
+   * Drivers under 25 use the car (insurers charge young drivers more).
+   */
+  under25Usage?: boolean;
+  /**
+   * Cover step.
+   */
+  coverage?: {
+    leased?: boolean;
+    basic?: 'liability' | 'partial_casco' | 'full_casco';
+    deductiblePartial?: 0 | 200 | 500 | 1000;
+    deductibleFull?: 500 | 1000 | 1500 | 2000 | 3000;
+    /**
+     * Free choice of garage.
+     */
+    garage?: boolean;
+    bonusProtection?: 'none' | 'liability' | 'liability_full_casco';
+    /**
+     * Personal effects insured, CHF (0: none).
+     */
+    valuableItems?: number;
+    /**
+     * Parking damage.
+     */
+    parkingExtra?: boolean;
+    /**
+     * Gross negligence covered without reduction.
+     */
+    unlimitedDamage?: boolean;
+    /**
+     * The car has unrepaired damage now.
+     */
+    currentDamage?: boolean;
+    passengerAccident?: boolean;
+    startDate?: string;
+    previousInsurer?: string;
+  };
+  /**
+   * Insurer history step (last five years).
+   */
+  history?: {
+    /**
+     * An insurer cancelled a contract.
+     */
+    cancelledContract?: boolean;
+    /**
+     * An insurer refused an application.
+     */
+    rejectedApplication?: boolean;
+    /**
+     * Claims or fines over CHF 250.
+     */
+    damageOrFinesOver250?: boolean;
+  };
+  /**
+   * The comparison service's last answer as the adapter read it: {service, sample, label, quotes: [{id, insurer, companyId, product, annualPremium, premiums {liability, partialCasco, fullCasco, addOns}, deductibles {partialCasco, fullCasco, youngDriver}, addOns [{code, included, premium}]}]}.
+   */
+  results?: {
+    [k: string]: unknown | undefined;
+  };
+  comparedAt?: string;
+}
+
 /** Resource `commission-lines`. */
 /**
  * One line of the append-only commission ledger (DOMAIN.md §2; docs/ARCHITECTURE.md "Commissions"): the courtage the brokerage receives for a closure (kind courtage, nobody's), a person's share of it (consultant, team_lead, call_centre, mandate; a sub-broker's: subBrokerId), or a manual single payment (bonus, advance, correction). Amounts are integer centimes (amount; negative for a reversal or a clawback). Written only by the commission engine (server/commissions/) and its calls, never changed after the fact: a correction is a reversal line (reversesId) plus a new line; the reversed line's status becomes 'reversed'. Status: pending (earned once the contract starts), ready_present (ready for a payout), in_payout (in a payout not yet paid: frozen), paid, reversed. explain holds the arithmetic as translation keys with their figures. A user sees their own lines; manage-commissions sees all.
@@ -2079,6 +2520,16 @@ export interface Offer {
    */
   source?: 'manual' | 'comparison';
   /**
+   * The car-insurance comparison whose result this offer was made from (source comparison).
+   */
+  comparisonDraftId?: number;
+  /**
+   * The comparison result it was made from, as the service answered it (insurer, premiums by cover, deductibles, add-ons).
+   */
+  comparisonQuote?: {
+    [k: string]: unknown | undefined;
+  };
+  /**
    * When it was marked sent.
    */
   sentAt?: string;
@@ -2521,6 +2972,7 @@ export interface ResourceRecords {
   'appointments': Appointment;
   'assigned-single-payments': AssignedSinglePayment;
   'blacklist-entries': BlacklistEntry;
+  'car-comparison-drafts': CarComparisonDraft;
   'commission-lines': CommissionLine;
   'commission-rules': CommissionRule;
   'companies': Company;

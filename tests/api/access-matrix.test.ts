@@ -130,6 +130,17 @@ const RULES: Record<string, Rule> = {
   'POST /api/offers/:id/accept': { access: 'authenticated' },
   'POST /api/offers/:id/decline': { access: 'authenticated' },
   'GET /api/offers/:id/offer.pdf': { access: 'authenticated' },
+  // the car comparison (issue 18): a staff session that sees the customer or the customer's link
+  // token (404 otherwise, tests/api/comparison.test.ts); the links for staff who see the customer
+  'GET /api/fs24/:customerId': { access: 'public' },
+  'POST /api/fs24/:customerId/drafts': { access: 'public' },
+  'GET /api/fs24/:customerId/drafts/:draftId': { access: 'public' },
+  'PATCH /api/fs24/:customerId/drafts/:draftId': { access: 'public' },
+  'POST /api/fs24/:customerId/drafts/:draftId/compare': { access: 'public' },
+  'POST /api/fs24/:customerId/drafts/:draftId/offers': { access: 'public' },
+  'POST /api/customers/:id/comparison-links': { access: 'authenticated' },
+  'GET /api/customers/:id/comparison-links': { access: 'authenticated' },
+  'DELETE /api/comparison-links/:id': { access: 'authenticated' },
   'GET /api/leaderboard': { access: 'authenticated' },
 };
 

@@ -10,6 +10,7 @@ import { seedDemo } from '../../server/demo/index.ts';
 import { buildApp } from '../../server/app.ts';
 import type { LoginThrottle } from '../../server/auth/index.ts';
 import type { SessionPolicy } from '../../server/auth/sessions.ts';
+import type { ComparisonConfig } from '../../server/comparison/adapter.ts';
 import { type Database, openPglite, openPostgres } from '../../server/db/index.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { loadResourceModels } from '../../server/schemas.ts';
@@ -21,6 +22,8 @@ const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.
 export interface AppVariantOptions {
   sessionPolicy?: SessionPolicy;
   throttle?: LoginThrottle;
+  /** The car-comparison service (server/comparison/adapter.ts), e.g. a stand-in's address. */
+  comparison?: Partial<ComparisonConfig>;
 }
 
 /** An app and the helpers to talk to it. */

@@ -120,6 +120,8 @@ function sampleString(schema: JsonSchema, label: string, context: Context): stri
     `${Number.parseInt(suffix.slice(0, 8), 16)}${variant}`,
     `SAMPLE${variant}`,
     `/sample/${suffix}/v${variant}`,
+    // A Swiss postcode (four digits).
+    String(1000 + (variant % 9000)),
     // A month (YYYY-MM), e.g. a commission period.
     `20${String(20 + (variant % 70)).padStart(2, '0')}-${String(1 + (variant % 12)).padStart(2, '0')}`,
   ];
