@@ -9,6 +9,8 @@ import { createBrowserRouter, Route, RouterProvider, Routes } from 'react-router
 import { createAuthProvider } from './auth/authProvider.ts';
 import { getToken } from './auth/session.ts';
 import ComingSoon from './custom/ComingSoon.tsx';
+// In the entry (1 KB with its imports): a chunk of its own came after the area's code.
+import { prefetchBoard } from './custom/leads/boardQuery.ts';
 import { NotFoundPage, RootRedirect } from './custom/PublicPages.tsx';
 import { api } from './dataProvider/apiClient.ts';
 import { createDataProvider } from './dataProvider/index.ts';
@@ -19,7 +21,8 @@ import { EnvStrip, ProgressBar, useGuideShortcut } from './shell/Chrome.tsx';
 import type { AreaApp as AreaAppComponent } from './shell/AreaApp.tsx';
 import { type AppEnv, isAppEnv, UI } from './shell/config.ts';
 import { lazyModule, preloadPage } from './shell/lazyPage.ts';
-import { type Area, routerPath } from './shell/paths.ts';
+import { type Area, resourceHref, routerPath } from './shell/paths.ts';
+import { withPrefetch } from './shell/prefetch.ts';
 import { theme } from './theme.ts';
 
 /**
@@ -52,7 +55,19 @@ function preloadFor(pathname: string): void {
   );
 }
 
-const dataProvider = createDataProvider({ apiUrl: '/api', getToken });
+/**
+ * The data the first screen of a path will ask for, asked for as soon as the texts are there
+ * rather than once the area and the page have rendered (their render takes a few hundred ms, the
+ * answers come meanwhile): the lead board's columns (src/shell/prefetch.ts). Not before the
+ * texts: the server would answer the texts, which everything waits for, after them.
+ */
+function prefetchData(pathname: string): void {
+  const area = /^\/(admin|consultant)(\/|$)/.exec(pathname)?.[1] as Area | undefined;
+  if (!area || pathname.replace(/\/+$/, '') !== resourceHref(area, 'leads', 'list')) return;
+  prefetchBoard(area, store, dataProvider.prefetchList);
+}
+
+const dataProvider = withPrefetch(createDataProvider({ apiUrl: '/api', getToken }));
 const authProvider = createAuthProvider();
 /**
  * One react-admin store for the public pages and both areas: the locale react-admin keeps (store key
@@ -199,6 +214,7 @@ export function App() {
     Promise.all([createI18nProvider(), fetchAppEnv()]).then(
       ([i18nProvider, appEnv]) => {
         setActiveI18n(i18nProvider);
+        prefetchData(window.location.pathname);
         // A transition: React renders the app in slices and lets the browser paint and answer
         // input between them, instead of one long task (the spinner stays until it is ready).
         startTransition(() => setState({ status: 'ready', i18nProvider, appEnv }));

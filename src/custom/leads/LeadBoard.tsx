@@ -87,6 +87,7 @@ import {
 } from './BoardColumn.tsx';
 import { CloseDialog, ConvertDialog } from './CloseDialog.tsx';
 import { useLeadSources, userName } from './components.tsx';
+import { columnPageParams } from './boardQuery.ts';
 import { BoardStyles, type CardDragData, type CardTexts, LeadCardView } from './LeadCard.tsx';
 import { appointmentHref } from './model.ts';
 
@@ -101,9 +102,6 @@ type DragData = CardDragData | ColumnDragData;
  * (bench/README.md, the lead board).
  */
 const DROP_ANIMATION = null;
-
-/** The references a card names, sent with each page (src/dataProvider `meta.prefetch`). */
-const PREFETCH = ['assignedTo', 'customerId'];
 
 const dragData = (value: unknown): DragData | undefined =>
   value && typeof value === 'object' && 'type' in value ? (value as DragData) : undefined;
@@ -282,12 +280,10 @@ export function LeadBoard({ filter }: { filter: Record<string, unknown> }) {
         // Up to four pages: when every card of a page was shown already (moves shifted the
         // server's pages), the next one.
         for (let page = first; page < first + 4; page += 1) {
-          const result = await dataProvider.getList<Lead>('leads', {
-            pagination: { page, perPage: BOARD_PAGE_SIZE },
-            sort: { field: 'position', order: 'ASC' },
-            filter: { ...(JSON.parse(filterKey) as Record<string, unknown>), status },
-            meta: { prefetch: PREFETCH },
-          });
+          const result = await dataProvider.getList<Lead>(
+            'leads',
+            columnPageParams(JSON.parse(filterKey) as Record<string, unknown>, status, page),
+          );
           if (generations.current[status] !== generation) return;
           const meta = result.meta as { total?: number; prefetched?: unknown } | undefined;
           remember(meta?.prefetched);

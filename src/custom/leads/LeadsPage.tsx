@@ -28,7 +28,7 @@ import { useArea } from '../../shell/area.ts';
 import { LeadFilterBar, type LeadsView, LeadsViewSwitch } from './components.tsx';
 import { LeadBoard } from './LeadBoard.tsx';
 import { LeadListView } from './LeadListView.tsx';
-import { apiFilter, type LeadFilters } from './model.ts';
+import { apiFilter, filtersStoreKey, type LeadFilters } from './filters.ts';
 
 /** Read by screen readers, not shown. */
 const visuallyHidden = {
@@ -108,7 +108,7 @@ export default function LeadsPage() {
   const translate = useTranslate();
   const area = useArea();
   const [view, setView] = useLeadsView();
-  const [filters, setFilters] = useStore<LeadFilters>(`leads.filters.${area}`, {});
+  const [filters, setFilters] = useStore<LeadFilters>(filtersStoreKey(area), {});
   const filter = apiFilter(filters, view);
   return (
     <ResourceContextProvider value="leads">
