@@ -106,7 +106,8 @@ function LanguageChoice() {
       slotProps={{
         htmlInput: { 'aria-label': translate('app.language'), 'data-testid': 'fs24-language' },
       }}
-      sx={{ minWidth: 130 }}
+      fullWidth={false}
+      sx={{ minWidth: 130, flex: 'none' }}
     >
       {LANGUAGES.map((code) => (
         <MenuItem key={code} value={code} lang={code}>

@@ -332,6 +332,7 @@ export function Results({
                 value={validUntil}
                 onChange={setValidUntil}
                 testId="fs24-valid-until"
+                sx={{ width: 200 }}
               />
               <Button
                 variant="contained"
