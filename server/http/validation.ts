@@ -338,8 +338,6 @@ export function responseSchema(schema: JsonSchema): JsonSchema {
       );
       out.additionalProperties = false;
     }
-    // An object of open shape (a service's answer kept as it came) is answered whole.
-    else if (node.additionalProperties === true) out.additionalProperties = true;
     if (node.items) out.items = transform(node.items);
     return out;
   };

@@ -435,7 +435,26 @@ export interface CarComparisonDraftsTable {
     rejected_application?: boolean;
     damage_or_fines_over250?: boolean;
   }> | null>;
-  results: Generated<Jsonb<{ [key: string]: JsonValue }> | null>;
+  results: Generated<Jsonb<{
+    service?: string;
+    sample?: boolean;
+    label?: string;
+    quotes?: {
+      id?: string;
+      insurer?: string;
+      company_id?: number;
+      product?: string;
+      annual_premium?: number;
+      premiums?: {
+        liability?: number;
+        partial_casco?: number;
+        full_casco?: number;
+        add_ons?: number;
+      };
+      deductibles?: { partial_casco?: number; full_casco?: number; young_driver?: number };
+      add_ons?: { code?: string; included?: boolean; premium?: number }[];
+    }[];
+  }> | null>;
   compared_at: Timestamp | null;
   search_document: GeneratedAlways<string | null>;
 }
@@ -1201,7 +1220,21 @@ export interface OffersTable {
   note: string | null;
   search_document: GeneratedAlways<string | null>;
   comparison_draft_id: number | null;
-  comparison_quote: Jsonb<{ [key: string]: JsonValue }> | null;
+  comparison_quote: Jsonb<{
+    id?: string;
+    insurer?: string;
+    company_id?: number;
+    product?: string;
+    annual_premium?: number;
+    premiums?: {
+      liability?: number;
+      partial_casco?: number;
+      full_casco?: number;
+      add_ons?: number;
+    };
+    deductibles?: { partial_casco?: number; full_casco?: number; young_driver?: number };
+    add_ons?: { code?: string; included?: boolean; premium?: number }[];
+  }> | null;
 }
 
 /** Hand-written: `server/migrations/0009_account_tables.sql`. */

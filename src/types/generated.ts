@@ -600,10 +600,49 @@ export interface CarComparisonDraft {
     damageOrFinesOver250?: boolean;
   };
   /**
-   * The comparison service's last answer as the adapter read it: {service, sample, label, quotes: [{id, insurer, companyId, product, annualPremium, premiums {liability, partialCasco, fullCasco, addOns}, deductibles {partialCasco, fullCasco, youngDriver}, addOns [{code, included, premium}]}]}.
+   * The comparison service's last answer as the adapter read it.
    */
   results?: {
-    [k: string]: unknown | undefined;
+    service?: string;
+    /**
+     * Sample tariffs of a stand-in, not real prices.
+     */
+    sample?: boolean;
+    label?: string;
+    /**
+     * @maxItems 50
+     *
+     * Items: One insurer's result of a car-insurance comparison, as the service answered it (server/comparison/adapter.ts): CHF a year.
+     */
+    quotes?: {
+      id?: string;
+      insurer?: string;
+      /**
+       * Our company of that insurer, matched by name.
+       */
+      companyId?: number;
+      product?: string;
+      annualPremium?: number;
+      premiums?: {
+        liability?: number;
+        partialCasco?: number;
+        fullCasco?: number;
+        addOns?: number;
+      };
+      deductibles?: {
+        partialCasco?: number;
+        fullCasco?: number;
+        youngDriver?: number;
+      };
+      /**
+       * @maxItems 30
+       */
+      addOns?: {
+        code?: string;
+        included?: boolean;
+        premium?: number;
+      }[];
+    }[];
   };
   comparedAt?: string;
 }
@@ -2527,7 +2566,33 @@ export interface Offer {
    * The comparison result it was made from, as the service answered it (insurer, premiums by cover, deductibles, add-ons).
    */
   comparisonQuote?: {
-    [k: string]: unknown | undefined;
+    id?: string;
+    insurer?: string;
+    /**
+     * Our company of that insurer, matched by name.
+     */
+    companyId?: number;
+    product?: string;
+    annualPremium?: number;
+    premiums?: {
+      liability?: number;
+      partialCasco?: number;
+      fullCasco?: number;
+      addOns?: number;
+    };
+    deductibles?: {
+      partialCasco?: number;
+      fullCasco?: number;
+      youngDriver?: number;
+    };
+    /**
+     * @maxItems 30
+     */
+    addOns?: {
+      code?: string;
+      included?: boolean;
+      premium?: number;
+    }[];
   };
   /**
    * When it was marked sent.
