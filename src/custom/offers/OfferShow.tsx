@@ -6,9 +6,9 @@
  * summary and the note.
  */
 import EditIcon from '@mui/icons-material/Edit';
-import { Box, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
+import { Box, Card, CardContent, Chip, Link, Stack, Typography } from '@mui/material';
 import { Button, Labeled, ShowBase, Title, useRecordContext, useTranslate } from 'react-admin';
-import { useNavigate } from 'react-router-dom';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { fieldFor } from '../../resources/fields.tsx';
 import { HistoryButton } from '../../resources/history/HistoryButton.tsx';
 import { getModel } from '../../resources/registry.ts';
@@ -135,6 +135,19 @@ function Page() {
               <Field key={name} name={name} />
             ))}
           </Box>
+          {record.comparisonDraftId ? (
+            <Box sx={{ mt: 2 }}>
+              <Labeled label={fieldLabelKey('offers', 'comparisonDraftId')}>
+                <Link
+                  component={RouterLink}
+                  to={`/financescout24/${record.customerId}/${record.comparisonDraftId}`}
+                  data-testid="offer-comparison"
+                >
+                  {translate('app.fs24.openComparison')}
+                </Link>
+              </Labeled>
+            </Box>
+          ) : null}
           {(['coverSummary', 'note'] as const).map((name) => (
             <Box sx={{ mt: 2 }} key={name}>
               <Labeled label={fieldLabelKey('offers', name)}>

@@ -20,6 +20,8 @@ export interface Offer {
   validUntil?: string | null;
   status: OfferStatus;
   source?: 'manual' | 'comparison';
+  /** The car comparison it was made from (source comparison). */
+  comparisonDraftId?: number | null;
   contractId?: number | null;
   declineReason?: string | null;
   note?: string | null;
