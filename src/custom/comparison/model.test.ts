@@ -56,7 +56,7 @@ describe('resumeIndex and stepBody', () => {
 
   it('sends the step’s own parts only', () => {
     expect(stepBody('use', { canton: 'ZH', yearlyKm: 12000, car: { manufacturer: 'VW' } })).toEqual(
-      { canton: 'ZH', yearlyKm: 12000 },
+      { canton: 'ZH', yearlyKm: 12000, usage: null, garageType: null },
     );
   });
 });

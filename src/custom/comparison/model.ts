@@ -134,15 +134,21 @@ export function setAt<T>(fields: T, path: string, value: unknown): T {
   return copy as T;
 }
 
-/** The fields a step sends (its top-level parts of the draft). */
+/** The fields a step sends (its top-level parts of the draft; a cleared one as null). */
 export function stepBody(step: ComparisonStep, fields: ComparisonDraftFields) {
   const body: Record<string, unknown> = {};
-  for (const key of STEP_FIELDS[step]) {
-    const value = fields[key];
-    if (value !== undefined) body[key] = value;
-  }
+  for (const key of STEP_FIELDS[step]) body[key] = fields[key] ?? EMPTY_PARTS[key] ?? null;
   return body;
 }
+
+/** A cleared part that is an object or a list is sent empty (the API takes null for values). */
+const EMPTY_PARTS: Partial<Record<keyof ComparisonDraftFields, unknown>> = {
+  car: {},
+  driver: {},
+  otherUsers: [],
+  coverage: {},
+  history: {},
+};
 
 /** Field messages (path → message in react-admin's keyed form, translated by translate()). */
 export type FieldMessages = Record<string, string>;
