@@ -66,6 +66,8 @@ interface AllQuery extends PageQuery {
 }
 
 export async function translationRoutes(app: FastifyInstance): Promise<void> {
+  /** The texts route's answers by language, with the texts_version they were built at. */
+  const textsCache = new Map<string, { version: string; body: string; etag: string }>();
   const { db } = app;
 
   app.get(
@@ -199,47 +201,61 @@ export async function translationRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { language } = request.params;
-      const known = await db
-        .selectFrom('languages')
-        .select('abbreviation')
-        .where('abbreviation', '=', language)
-        .executeTakeFirst();
-      if (!known) {
-        throw validationError(
-          { language: [issue('unknownLanguage', { value: language })] },
-          'languageUnknown',
-        );
+      // Each language's answer is kept while the texts stay as they were (texts_version, moved by
+      // every change of texts, keys or languages on any server: migration 0036).
+      const current = await db.selectFrom('texts_version').select('version').executeTakeFirst();
+      const version = String(current?.version ?? '');
+      let kept = textsCache.get(language);
+      if (!kept || kept.version !== version) {
+        kept = { version, ...(await buildTexts(language)) };
+        textsCache.set(language, kept);
       }
-      const wanted = [...new Set([language, ...FALLBACK_LANGUAGES])];
-      const rows = await db
-        .selectFrom('translations as t')
-        .innerJoin('translation_keys as k', 'k.id', 't.translation_key_id')
-        .innerJoin('languages as l', 'l.id', 't.language_id')
-        .select(['k.key', 'l.abbreviation', 't.text'])
-        .where('l.abbreviation', 'in', wanted)
-        .where('t.text', '<>', '')
-        .orderBy('k.key')
-        .execute();
-      const byLanguage = new Map<string, Map<string, string>>(
-        wanted.map((code) => [code, new Map()]),
-      );
-      for (const row of rows) byLanguage.get(row.abbreviation)?.set(row.key, row.text);
-      const own = byLanguage.get(language) ?? new Map<string, string>();
-      const fallback: Record<string, string> = {};
-      for (const code of FALLBACK_LANGUAGES) {
-        if (code === language) continue;
-        for (const [key, text] of byLanguage.get(code) ?? []) {
-          if (!own.has(key) && !(key in fallback)) fallback[key] = text;
-        }
-      }
-      const answer = { language, texts: Object.fromEntries(own), fallback };
-      const body = JSON.stringify(answer);
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-      reply.header('cache-control', 'no-cache').header('etag', etag);
-      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
-      return reply.type('application/json; charset=utf-8').send(body);
+      reply.header('cache-control', 'no-cache').header('etag', kept.etag);
+      if (matchesEtag(request.headers['if-none-match'], kept.etag)) return reply.status(304).send();
+      return reply.type('application/json; charset=utf-8').send(kept.body);
     },
   );
+
+  /** One language's texts with their fallbacks, as the route answers them. */
+  const buildTexts = async (language: string): Promise<{ body: string; etag: string }> => {
+    const known = await db
+      .selectFrom('languages')
+      .select('abbreviation')
+      .where('abbreviation', '=', language)
+      .executeTakeFirst();
+    if (!known) {
+      throw validationError(
+        { language: [issue('unknownLanguage', { value: language })] },
+        'languageUnknown',
+      );
+    }
+    const wanted = [...new Set([language, ...FALLBACK_LANGUAGES])];
+    const rows = await db
+      .selectFrom('translations as t')
+      .innerJoin('translation_keys as k', 'k.id', 't.translation_key_id')
+      .innerJoin('languages as l', 'l.id', 't.language_id')
+      .select(['k.key', 'l.abbreviation', 't.text'])
+      .where('l.abbreviation', 'in', wanted)
+      .where('t.text', '<>', '')
+      .orderBy('k.key')
+      .execute();
+    const byLanguage = new Map<string, Map<string, string>>(
+      wanted.map((code) => [code, new Map()]),
+    );
+    for (const row of rows) byLanguage.get(row.abbreviation)?.set(row.key, row.text);
+    const own = byLanguage.get(language) ?? new Map<string, string>();
+    const fallback: Record<string, string> = {};
+    for (const code of FALLBACK_LANGUAGES) {
+      if (code === language) continue;
+      for (const [key, text] of byLanguage.get(code) ?? []) {
+        if (!own.has(key) && !(key in fallback)) fallback[key] = text;
+      }
+    }
+    const answer = { language, texts: Object.fromEntries(own), fallback };
+    const body = JSON.stringify(answer);
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    return { body, etag };
+  };
 
   app.get<{ Querystring: AllQuery }>(
     `${BASE}/translations/all`,

@@ -1406,6 +1406,12 @@ export interface SubProductsTable {
   search_document: GeneratedAlways<string | null>;
 }
 
+/** Hand-written: `server/migrations/0036_texts_version.sql`. */
+export interface TextsVersionTable {
+  id: Generated<number>;
+  version: Generated<number>;
+}
+
 /** Hand-written: `server/migrations/0006_localizations.sql`. */
 export interface TranslationKeysTable {
   id: Generated<number>;
@@ -1597,6 +1603,7 @@ export interface Database {
   sub_brokers: SubBrokersTable;
   sub_product_variants: SubProductVariantsTable;
   sub_products: SubProductsTable;
+  texts_version: TextsVersionTable;
   translation_keys: TranslationKeysTable;
   translation_reports: TranslationReportsTable;
   translations: TranslationsTable;

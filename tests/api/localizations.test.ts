@@ -166,6 +166,35 @@ describe('GET /api/localizations/texts/{language}', () => {
       .execute();
   });
 
+  it('is kept between requests, and follows a change another server wrote to the database', async () => {
+    const before = json<Texts>(await textsOf('en'));
+    const key = 'app.login.email';
+    const row = await t.database.db
+      .selectFrom('translations as t')
+      .innerJoin('translation_keys as k', 'k.id', 't.translation_key_id')
+      .select(['t.id', 't.text'])
+      .where('k.key', '=', key)
+      .where('t.language_id', '=', EN)
+      .executeTakeFirstOrThrow();
+    expect(before.texts[key]).toBe(row.text);
+    // Written straight to the database, as another app server would.
+    await t.database.db
+      .updateTable('translations')
+      .set({ text: 'E-mail (changed elsewhere)' })
+      .where('id', '=', row.id)
+      .execute();
+    try {
+      expect(json<Texts>(await textsOf('en')).texts[key]).toBe('E-mail (changed elsewhere)');
+    } finally {
+      await t.database.db
+        .updateTable('translations')
+        .set({ text: row.text })
+        .where('id', '=', row.id)
+        .execute();
+    }
+    expect(json<Texts>(await textsOf('en')).texts[key]).toBe(row.text);
+  });
+
   it('is versioned by its ETag: 304 while unchanged, a new version once an admin edits a text', async () => {
     const first = await textsOf('it', { 'accept-encoding': 'br, gzip' });
     expect(first.statusCode).toBe(200);
