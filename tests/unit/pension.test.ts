@@ -278,8 +278,32 @@ describe('survivors (AHVG art. 36–37, BVG art. 19–21, UVG art. 29–31)', ()
     expect(amount(tab.benefits, 'uvg', 'orphan')).toBe(471 * 2);
     expect(amount(tab.benefits, 'ahv', 'widow')).toBe(1902);
     expect(amount(tab.benefits, 'bvg', 'widow')).toBe(0);
+    expect(tab.benefits.find((b) => b.source === 'uvg' && b.kind === 'widow')?.notes).toEqual([
+      'complementary',
+    ]);
     expect(tab.cover).toBe(6000);
     expect(tab.gap).toBe(0);
+  });
+
+  it('a full orphan after an accident: AHV at most 60 % of the maximum, UVG 25 %', () => {
+    // A single mother of 40 at 80,000 whose child's father died before. AHV: 2 × 40 % × 2,377.07
+    // = 1,901.65 > 60 % × 2,520 = 1,512 → 1,512 (AHVG art. 37 al. 1bis). UVG full orphan 25 % ×
+    // 6,666.67 = 1,666.67 → 1,667 (UVG art. 31 al. 1 c; with the AHV 3,178.67 ≤ 6,000). BVG orphan
+    // 20 % × 1,719.56 = 343.91 → 344 (room 6,000 − 3,178.67, not cut). Cover 3,522.58 → 3,523;
+    // gap 5,333.33 − 3,522.58 = 1,810.75 → 1,811.
+    const input: GlobalCheckInput = {
+      ...base,
+      sex: 'female',
+      children: [{ birthDate: '2016-01-01', otherParentDeceased: true }],
+    };
+    const tab = computeGlobalCheck(input, 2025).scenarios.accidentDeath;
+    expect(tab.benefits.map((b) => [b.source, b.kind, b.monthly])).toEqual([
+      ['ahv', 'orphan', 1512],
+      ['uvg', 'orphan', 1667],
+      ['bvg', 'orphan', 344],
+    ]);
+    expect(tab.cover).toBe(3523);
+    expect(tab.gap).toBe(1811);
   });
 
   it('the pending reform (configurable): no widow pension once the children are 25 or older', () => {

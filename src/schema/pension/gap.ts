@@ -188,8 +188,8 @@ const OWN_SCENARIOS: Record<OwnCover['kind'], readonly ScenarioKind[]> = {
 const sum = (lines: readonly Line[]): number => lines.reduce((s, l) => s + l.amount, 0);
 
 function rounded(line: Line): Benefit {
-  const { amount, ...rest } = line;
-  return { ...rest, monthly: Math.round(amount) };
+  const { amount, notes, ...rest } = line;
+  return { ...rest, monthly: Math.round(amount), ...(notes?.length ? { notes } : {}) };
 }
 
 function scenario(
@@ -490,7 +490,7 @@ export function computeGlobalCheck(input: GlobalCheckInput, year: number): Globa
       sum(accidentDeath),
       f,
     );
-    const complementary: BenefitNote[] = sum(accidentDeath) > 0 ? ['complementary'] : [];
+    const complementary: BenefitNote[] = uvg.complementary ? ['complementary'] : [];
     accidentDeath.push({
       source: 'uvg',
       kind: 'widow',

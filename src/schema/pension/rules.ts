@@ -330,7 +330,7 @@ export function uvgSurvivorPensions(
   orphans: ReadonlyArray<{ fullOrphan: boolean }>,
   ahvSurvivorsMonthly: number,
   f: PensionFigures,
-): { widow: number; orphans: number[] } {
+): { widow: number; orphans: number[]; complementary: boolean } {
   const insured = uvgInsuredEarnings(grossIncome, f) / 12;
   const u = f.uvg;
   const widowRaw = widow ? u.widowShare * insured : 0;
@@ -338,15 +338,18 @@ export function uvgSurvivorPensions(
     (o) => (o.fullOrphan ? u.fullOrphanShare : u.halfOrphanShare) * insured,
   );
   const raw = widowRaw + orphansRaw.reduce((a, b) => a + b, 0);
-  if (raw <= 0) return { widow: 0, orphans: orphansRaw };
-  let allowed = Math.min(raw, u.survivorsMaxShare * insured);
-  if (ahvSurvivorsMonthly > 0)
-    allowed = Math.min(
-      allowed,
-      Math.max(0, u.survivorsWithAhvIvMaxShare * insured - ahvSurvivorsMonthly),
-    );
+  if (raw <= 0) return { widow: 0, orphans: orphansRaw, complementary: false };
+  const capped = Math.min(raw, u.survivorsMaxShare * insured);
+  const allowed =
+    ahvSurvivorsMonthly > 0
+      ? Math.min(capped, Math.max(0, u.survivorsWithAhvIvMaxShare * insured - ahvSurvivorsMonthly))
+      : capped;
   const factor = allowed / raw;
-  return { widow: widowRaw * factor, orphans: orphansRaw.map((o) => o * factor) };
+  return {
+    widow: widowRaw * factor,
+    orphans: orphansRaw.map((o) => o * factor),
+    complementary: allowed < capped,
+  };
 }
 
 /** The UVG daily allowance as CHF a month: 80 % of the insured earnings at the degree of
