@@ -5,7 +5,7 @@
 import { Alert, Box, Button, CircularProgress } from '@mui/material';
 import { startTransition, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { AdminContext, type I18nProvider, localStorageStore, Notification } from 'react-admin';
-import { createBrowserRouter, Route, RouterProvider, Routes } from 'react-router-dom';
+import { createBrowserRouter, matchPath, Route, RouterProvider, Routes } from 'react-router-dom';
 import { createAuthProvider } from './auth/authProvider.ts';
 import { getToken } from './auth/session.ts';
 import ComingSoon from './custom/ComingSoon.tsx';
@@ -50,8 +50,11 @@ function preloadFor(pathname: string): void {
     );
     return;
   }
+  // Patterns too (/financescout24/{clientID}/…), as the routes below match them.
   preloadPage(
-    PUBLIC_ROUTES.find((route) => `/${route.path}` === pathname.replace(/\/+$/, ''))?.page,
+    PUBLIC_ROUTES.find((route) =>
+      matchPath(`/${routerPath(route.path)}`, pathname.replace(/\/+$/, '')),
+    )?.page,
   );
 }
 
