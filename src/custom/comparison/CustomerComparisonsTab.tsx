@@ -23,7 +23,6 @@ import {
   Link,
   MenuItem,
   Button as MuiButton,
-  Stack,
   Table,
   TableBody,
   TableCell,
@@ -52,6 +51,7 @@ import { COMPARISON_STEPS, LINK_DAYS } from '../../schema/comparison.ts';
 import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { type DraftSummary, RESOURCE } from './model.ts';
 import { StatusChip } from './StatusChip.tsx';
+import { CustomerTabTable } from '../customers/CustomerTabTable.tsx';
 
 interface ComparisonLink {
   id: number;
@@ -354,145 +354,136 @@ export function CustomerComparisonsTab() {
   if (!customer) return null;
   const column = (name: string) => translate(fieldLabelKey(RESOURCE, name));
   return (
-    <Box data-testid="customer-comparisons">
-      <Stack
-        direction="row"
-        useFlexGap
-        spacing={1}
-        sx={{ alignItems: 'center', mb: 1, flexWrap: 'wrap' }}
-      >
-        <Typography variant="subtitle1" sx={{ flex: 1 }}>
-          {translate('app.customers.tabs.comparisons')} {total !== undefined ? `(${total})` : ''}
-        </Typography>
-        <Button
-          label="app.fs24.links.send"
-          onClick={() => setSending(true)}
-          data-testid="customer-comparison-link"
-        >
-          <LinkIcon />
-        </Button>
-        <Button
-          label="app.fs24.new"
-          component={RouterLink}
-          to={wizardHref(customer.id) + '?new=1'}
-          data-testid="customer-comparison-new"
-        >
-          <AddIcon />
-        </Button>
-      </Stack>
-      {!isPending && data.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
-          {translate('app.fs24.noneForCustomer')}
-        </Typography>
-      ) : (
-        <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{column('summary')}</TableCell>
-                <TableCell>{column('status')}</TableCell>
-                <TableCell>{column('stepsDone')}</TableCell>
-                <TableCell>{column('startedVia')}</TableCell>
-                <TableCell>{column('updatedAt')}</TableCell>
-                <TableCell>{column('comparedAt')}</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {data.map((draft) => (
-                <TableRow key={draft.id} hover data-testid={`customer-comparison-${draft.id}`}>
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>
-                    <Link component={RouterLink} to={wizardHref(customer.id, draft.id)}>
-                      {draft.summary || translate('app.fs24.untitled', { id: draft.id })}
-                    </Link>
-                  </TableCell>
-                  <TableCell>
-                    <StatusChip status={draft.status} />
-                  </TableCell>
-                  <TableCell>
-                    {draft.stepsDone}/{COMPARISON_STEPS.length}
-                  </TableCell>
-                  <TableCell>
-                    {draft.startedVia
-                      ? translate(enumKey('comparisonStartedVia', draft.startedVia))
-                      : ''}
-                  </TableCell>
-                  <TableCell>{formatDateTime(draft.updatedAt, locale)}</TableCell>
-                  <TableCell>
-                    {draft.comparedAt ? formatDateTime(draft.comparedAt, locale) : '–'}
-                  </TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={translate('app.fs24.open')}>
-                      <IconButton
-                        size="small"
-                        component={RouterLink}
-                        to={wizardHref(customer.id, draft.id)}
-                        aria-label={translate('app.fs24.open')}
-                        data-testid={`customer-comparison-open-${draft.id}`}
-                      >
-                        <OpenInNewIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={translate('ra.action.delete')}>
-                      <IconButton
-                        size="small"
-                        onClick={() => setConfirm(draft)}
-                        aria-label={translate('ra.action.delete')}
-                        data-testid={`customer-comparison-delete-${draft.id}`}
-                      >
-                        <DeleteIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
-      )}
-      <LinksList customerId={customer.id} version={linksVersion} />
-      {sending ? (
-        <SendLinkDialog
-          customer={customer}
-          onClose={(created) => {
-            setSending(false);
-            if (created) setLinksVersion((n) => n + 1);
-          }}
-        />
-      ) : null}
-      <Dialog open={confirm !== null} onClose={() => setConfirm(null)}>
-        <DialogTitle>{translate('app.fs24.deleteTitle')}</DialogTitle>
-        <DialogContent>
-          {confirm ? confirm.summary || translate('app.fs24.untitled', { id: confirm.id }) : ''}
-        </DialogContent>
-        <DialogActions>
-          <MuiButton onClick={() => setConfirm(null)}>{translate('ra.action.cancel')}</MuiButton>
-          <MuiButton
-            color="error"
-            variant="contained"
-            data-testid="customer-comparison-delete-confirm"
-            onClick={() => {
-              const draft = confirm;
-              setConfirm(null);
-              if (!draft) return;
-              remove(
-                RESOURCE,
-                { id: draft.id, previousData: draft },
-                {
-                  mutationMode: 'pessimistic',
-                  onSuccess: () => {
-                    notify('app.fs24.deleted', { type: 'success' });
-                    void refetch();
-                  },
-                  onError: (caught) => notify(messageOf(caught), { type: 'error' }),
-                },
-              );
-            }}
+    <CustomerTabTable
+      testId="customer-comparisons"
+      title={translate('app.customers.tabs.comparisons')}
+      total={total}
+      isPending={isPending}
+      empty={data.length === 0}
+      emptyText={translate('app.fs24.noneForCustomer')}
+      actions={
+        <>
+          <Button
+            label="app.fs24.links.send"
+            onClick={() => setSending(true)}
+            data-testid="customer-comparison-link"
           >
-            {translate('ra.action.delete')}
-          </MuiButton>
-        </DialogActions>
-      </Dialog>
-    </Box>
+            <LinkIcon />
+          </Button>
+          <Button
+            label="app.fs24.new"
+            component={RouterLink}
+            to={wizardHref(customer.id) + '?new=1'}
+            data-testid="customer-comparison-new"
+          >
+            <AddIcon />
+          </Button>
+        </>
+      }
+      head={
+        <>
+          <TableCell>{column('summary')}</TableCell>
+          <TableCell>{column('status')}</TableCell>
+          <TableCell>{column('stepsDone')}</TableCell>
+          <TableCell>{column('startedVia')}</TableCell>
+          <TableCell>{column('updatedAt')}</TableCell>
+          <TableCell>{column('comparedAt')}</TableCell>
+          <TableCell />
+        </>
+      }
+      after={
+        <>
+          <LinksList customerId={customer.id} version={linksVersion} />
+          {sending ? (
+            <SendLinkDialog
+              customer={customer}
+              onClose={(created) => {
+                setSending(false);
+                if (created) setLinksVersion((n) => n + 1);
+              }}
+            />
+          ) : null}
+          <Dialog open={confirm !== null} onClose={() => setConfirm(null)}>
+            <DialogTitle>{translate('app.fs24.deleteTitle')}</DialogTitle>
+            <DialogContent>
+              {confirm ? confirm.summary || translate('app.fs24.untitled', { id: confirm.id }) : ''}
+            </DialogContent>
+            <DialogActions>
+              <MuiButton onClick={() => setConfirm(null)}>
+                {translate('ra.action.cancel')}
+              </MuiButton>
+              <MuiButton
+                color="error"
+                variant="contained"
+                data-testid="customer-comparison-delete-confirm"
+                onClick={() => {
+                  const draft = confirm;
+                  setConfirm(null);
+                  if (!draft) return;
+                  remove(
+                    RESOURCE,
+                    { id: draft.id, previousData: draft },
+                    {
+                      mutationMode: 'pessimistic',
+                      onSuccess: () => {
+                        notify('app.fs24.deleted', { type: 'success' });
+                        void refetch();
+                      },
+                      onError: (caught) => notify(messageOf(caught), { type: 'error' }),
+                    },
+                  );
+                }}
+              >
+                {translate('ra.action.delete')}
+              </MuiButton>
+            </DialogActions>
+          </Dialog>
+        </>
+      }
+    >
+      {data.map((draft) => (
+        <TableRow key={draft.id} hover data-testid={`customer-comparison-${draft.id}`}>
+          <TableCell sx={{ overflowWrap: 'anywhere' }}>
+            <Link component={RouterLink} to={wizardHref(customer.id, draft.id)}>
+              {draft.summary || translate('app.fs24.untitled', { id: draft.id })}
+            </Link>
+          </TableCell>
+          <TableCell>
+            <StatusChip status={draft.status} />
+          </TableCell>
+          <TableCell>
+            {draft.stepsDone}/{COMPARISON_STEPS.length}
+          </TableCell>
+          <TableCell>
+            {draft.startedVia ? translate(enumKey('comparisonStartedVia', draft.startedVia)) : ''}
+          </TableCell>
+          <TableCell>{formatDateTime(draft.updatedAt, locale)}</TableCell>
+          <TableCell>{draft.comparedAt ? formatDateTime(draft.comparedAt, locale) : '–'}</TableCell>
+          <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+            <Tooltip title={translate('app.fs24.open')}>
+              <IconButton
+                size="small"
+                component={RouterLink}
+                to={wizardHref(customer.id, draft.id)}
+                aria-label={translate('app.fs24.open')}
+                data-testid={`customer-comparison-open-${draft.id}`}
+              >
+                <OpenInNewIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+            <Tooltip title={translate('ra.action.delete')}>
+              <IconButton
+                size="small"
+                onClick={() => setConfirm(draft)}
+                aria-label={translate('ra.action.delete')}
+                data-testid={`customer-comparison-delete-${draft.id}`}
+              >
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          </TableCell>
+        </TableRow>
+      ))}
+    </CustomerTabTable>
   );
 }

@@ -4,17 +4,7 @@
  * appointment" opens the booking form with the customer filled in (`appointments/new?clientId=`).
  */
 import AddIcon from '@mui/icons-material/Add';
-import {
-  Box,
-  Link,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Link, TableCell, TableRow } from '@mui/material';
 import {
   Button,
   RecordContextProvider,
@@ -30,6 +20,7 @@ import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { resourceHref } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { AppointmentWhen } from '../tasks/TaskItems.tsx';
+import { CustomerTabTable } from './CustomerTabTable.tsx';
 
 type Appointment = ApiRecord<'appointments'>;
 
@@ -55,74 +46,68 @@ export function CustomerAppointmentsTab() {
   const create = resourceHref(area, 'appointments', 'create');
   const column = (name: string) => translate(fieldLabelKey('appointments', name));
   return (
-    <Box data-testid="customer-appointments">
-      <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
-        <Typography variant="subtitle1" sx={{ flex: 1 }}>
-          {translate('app.customers.tabs.appointments')} {total !== undefined ? `(${total})` : ''}
-        </Typography>
-        {create ? (
-          <Button
-            label="app.customers.bookAppointment"
-            onClick={() => navigate(`${create}?clientId=${customer.id}`)}
-            data-testid="customer-appointment-new"
-          >
-            <AddIcon />
-          </Button>
-        ) : null}
-      </Stack>
-      {!isPending && data.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
-          {translate('app.customers.noAppointments')}
-        </Typography>
-      ) : (
-        <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{column('dateStart')}</TableCell>
-                <TableCell>{column('consultantId')}</TableCell>
-                <TableCell>{column('appointmentType')}</TableCell>
-                <TableCell>{column('city')}</TableCell>
-                <TableCell>{column('status')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {data.map((appointment) => (
-                <RecordContextProvider key={appointment.id} value={appointment}>
-                  <TableRow hover data-testid={`customer-appointment-${appointment.id}`}>
-                    <TableCell>
-                      <Link
-                        component={RouterLink}
-                        to={resourceHref(area, 'appointments', 'show', appointment.id) ?? '#'}
-                      >
-                        <AppointmentWhen record={appointment} />
-                      </Link>
-                    </TableCell>
-                    <TableCell>
-                      {appointment.consultantId ? (
-                        <ReferenceField source="consultantId" reference="users" link={false} />
-                      ) : (
-                        '–'
-                      )}
-                    </TableCell>
-                    <TableCell>
-                      {appointment.appointmentType
-                        ? translate(enumKey('appointmentType', appointment.appointmentType))
-                        : ''}
-                    </TableCell>
-                    <TableCell>{appointment.city ?? ''}</TableCell>
-                    <TableCell>
-                      {appointment.status !== null && appointment.status !== undefined
-                        ? translate(appointmentStatusKey(appointment.status))
-                        : ''}
-                    </TableCell>
-                  </TableRow>
-                </RecordContextProvider>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
-      )}
-    </Box>
+    <CustomerTabTable
+      testId="customer-appointments"
+      title={translate('app.customers.tabs.appointments')}
+      total={total}
+      isPending={isPending}
+      empty={data.length === 0}
+      emptyText={translate('app.customers.noAppointments')}
+      actions={
+        <>
+          {create ? (
+            <Button
+              label="app.customers.bookAppointment"
+              onClick={() => navigate(`${create}?clientId=${customer.id}`)}
+              data-testid="customer-appointment-new"
+            >
+              <AddIcon />
+            </Button>
+          ) : null}
+        </>
+      }
+      head={
+        <>
+          <TableCell>{column('dateStart')}</TableCell>
+          <TableCell>{column('consultantId')}</TableCell>
+          <TableCell>{column('appointmentType')}</TableCell>
+          <TableCell>{column('city')}</TableCell>
+          <TableCell>{column('status')}</TableCell>
+        </>
+      }
+    >
+      {data.map((appointment) => (
+        <RecordContextProvider key={appointment.id} value={appointment}>
+          <TableRow hover data-testid={`customer-appointment-${appointment.id}`}>
+            <TableCell>
+              <Link
+                component={RouterLink}
+                to={resourceHref(area, 'appointments', 'show', appointment.id) ?? '#'}
+              >
+                <AppointmentWhen record={appointment} />
+              </Link>
+            </TableCell>
+            <TableCell>
+              {appointment.consultantId ? (
+                <ReferenceField source="consultantId" reference="users" link={false} />
+              ) : (
+                '–'
+              )}
+            </TableCell>
+            <TableCell>
+              {appointment.appointmentType
+                ? translate(enumKey('appointmentType', appointment.appointmentType))
+                : ''}
+            </TableCell>
+            <TableCell>{appointment.city ?? ''}</TableCell>
+            <TableCell>
+              {appointment.status !== null && appointment.status !== undefined
+                ? translate(appointmentStatusKey(appointment.status))
+                : ''}
+            </TableCell>
+          </TableRow>
+        </RecordContextProvider>
+      ))}
+    </CustomerTabTable>
   );
 }

@@ -4,17 +4,7 @@
  * to its page; "add offer" opens the offer form with the customer filled in.
  */
 import AddIcon from '@mui/icons-material/Add';
-import {
-  Box,
-  Link,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Link, TableCell, TableRow } from '@mui/material';
 import {
   Button,
   RecordContextProvider,
@@ -32,6 +22,7 @@ import { resourceHref } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import type { Offer } from './model.ts';
 import { OfferStatusChip } from './OfferShow.tsx';
+import { CustomerTabTable } from '../customers/CustomerTabTable.tsx';
 
 export function CustomerOffersTab() {
   const customer = useRecordContext<ApiRecord<'customers'>>();
@@ -56,82 +47,74 @@ export function CustomerOffersTab() {
   const create = resourceHref(area, 'offers', 'create');
   const column = (name: string) => translate(fieldLabelKey('offers', name));
   return (
-    <Box data-testid="customer-offers">
-      <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
-        <Typography variant="subtitle1" sx={{ flex: 1 }}>
-          {translate('app.customers.tabs.offers')} {total !== undefined ? `(${total})` : ''}
-        </Typography>
-        {create ? (
-          <Button
-            label="app.offers.add"
-            onClick={() =>
-              navigate(
-                `${create}?source=${encodeURIComponent(JSON.stringify({ customerId: customer.id }))}`,
-              )
-            }
-            data-testid="customer-offer-new"
-          >
-            <AddIcon />
-          </Button>
-        ) : null}
-      </Stack>
-      {!isPending && data.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
-          {translate('app.offers.noneForCustomer')}
-        </Typography>
-      ) : (
-        <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>#</TableCell>
-                <TableCell>{column('companyId')}</TableCell>
-                <TableCell>{column('productId')}</TableCell>
-                <TableCell align="right">{column('annualPremium')}</TableCell>
-                <TableCell>{column('validUntil')}</TableCell>
-                <TableCell>{column('status')}</TableCell>
-                <TableCell>{column('source')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {data.map((offer) => (
-                <RecordContextProvider key={offer.id} value={offer}>
-                  <TableRow hover data-testid={`customer-offer-${offer.id}`}>
-                    <TableCell>
-                      <Link
-                        component={RouterLink}
-                        to={resourceHref(area, 'offers', 'show', offer.id) ?? '#'}
-                      >
-                        #{offer.id}
-                      </Link>
-                    </TableCell>
-                    <TableCell>
-                      <ReferenceField source="companyId" reference="companies" link={false} />
-                    </TableCell>
-                    <TableCell>
-                      <ReferenceField source="productId" reference="products" link={false} />
-                    </TableCell>
-                    <TableCell align="right">
-                      {offer.annualPremium === null || offer.annualPremium === undefined
-                        ? ''
-                        : formatNumber(offer.annualPremium, { decimals: 2 })}
-                    </TableCell>
-                    <TableCell>
-                      {offer.validUntil ? formatDate(offer.validUntil, locale) : ''}
-                    </TableCell>
-                    <TableCell>
-                      <OfferStatusChip status={offer.status} />
-                    </TableCell>
-                    <TableCell>
-                      {offer.source ? translate(enumKey('offerSource', offer.source)) : ''}
-                    </TableCell>
-                  </TableRow>
-                </RecordContextProvider>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
-      )}
-    </Box>
+    <CustomerTabTable
+      testId="customer-offers"
+      title={translate('app.customers.tabs.offers')}
+      total={total}
+      isPending={isPending}
+      empty={data.length === 0}
+      emptyText={translate('app.offers.noneForCustomer')}
+      actions={
+        <>
+          {create ? (
+            <Button
+              label="app.offers.add"
+              onClick={() =>
+                navigate(
+                  `${create}?source=${encodeURIComponent(JSON.stringify({ customerId: customer.id }))}`,
+                )
+              }
+              data-testid="customer-offer-new"
+            >
+              <AddIcon />
+            </Button>
+          ) : null}
+        </>
+      }
+      head={
+        <>
+          <TableCell>#</TableCell>
+          <TableCell>{column('companyId')}</TableCell>
+          <TableCell>{column('productId')}</TableCell>
+          <TableCell align="right">{column('annualPremium')}</TableCell>
+          <TableCell>{column('validUntil')}</TableCell>
+          <TableCell>{column('status')}</TableCell>
+          <TableCell>{column('source')}</TableCell>
+        </>
+      }
+    >
+      {data.map((offer) => (
+        <RecordContextProvider key={offer.id} value={offer}>
+          <TableRow hover data-testid={`customer-offer-${offer.id}`}>
+            <TableCell>
+              <Link
+                component={RouterLink}
+                to={resourceHref(area, 'offers', 'show', offer.id) ?? '#'}
+              >
+                #{offer.id}
+              </Link>
+            </TableCell>
+            <TableCell>
+              <ReferenceField source="companyId" reference="companies" link={false} />
+            </TableCell>
+            <TableCell>
+              <ReferenceField source="productId" reference="products" link={false} />
+            </TableCell>
+            <TableCell align="right">
+              {offer.annualPremium === null || offer.annualPremium === undefined
+                ? ''
+                : formatNumber(offer.annualPremium, { decimals: 2 })}
+            </TableCell>
+            <TableCell>{offer.validUntil ? formatDate(offer.validUntil, locale) : ''}</TableCell>
+            <TableCell>
+              <OfferStatusChip status={offer.status} />
+            </TableCell>
+            <TableCell>
+              {offer.source ? translate(enumKey('offerSource', offer.source)) : ''}
+            </TableCell>
+          </TableRow>
+        </RecordContextProvider>
+      ))}
+    </CustomerTabTable>
   );
 }

@@ -4,17 +4,7 @@
  * offers its one-click moves; "add reminder" opens the form with the customer filled in.
  */
 import AddIcon from '@mui/icons-material/Add';
-import {
-  Box,
-  Link,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Link, TableCell, TableRow } from '@mui/material';
 import {
   Button,
   RecordContextProvider,
@@ -31,6 +21,7 @@ import { useArea } from '../../shell/area.ts';
 import { ReminderActions } from './ReminderActions.tsx';
 import type { Reminder } from './model.ts';
 import { DueCell, StatusChip } from './parts.tsx';
+import { CustomerTabTable } from '../customers/CustomerTabTable.tsx';
 
 const STATUS_ORDER: Record<string, number> = { open: 0, resolved: 1, cancelled: 1 };
 
@@ -67,76 +58,68 @@ export function CustomerRemindersTab() {
   const create = resourceHref(area, 'reminders', 'create');
   const column = (name: string) => translate(fieldLabelKey('reminders', name));
   return (
-    <Box data-testid="customer-reminders">
-      <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
-        <Typography variant="subtitle1" sx={{ flex: 1 }}>
-          {translate('app.customers.tabs.reminders')} {total !== undefined ? `(${total})` : ''}
-        </Typography>
-        {create ? (
-          <Button
-            label="app.reminders.add"
-            onClick={() => navigate(`${create}?clientId=${customer.id}`)}
-            data-testid="customer-reminder-new"
-          >
-            <AddIcon />
-          </Button>
-        ) : null}
-      </Stack>
-      {!isPending && data.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">
-          {translate('app.reminders.noneForCustomer')}
-        </Typography>
-      ) : (
-        <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>{column('subject')}</TableCell>
-                <TableCell>{column('dueDate')}</TableCell>
-                <TableCell>{column('category')}</TableCell>
-                <TableCell>{column('userId')}</TableCell>
-                <TableCell>{column('status')}</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {orderForTab(data).map((reminder) => (
-                <RecordContextProvider key={reminder.id} value={reminder}>
-                  <TableRow hover data-testid={`customer-reminder-${reminder.id}`}>
-                    <TableCell>
-                      <Link
-                        component={RouterLink}
-                        to={resourceHref(area, 'reminders', 'show', reminder.id) ?? '#'}
-                      >
-                        {reminder.subject}
-                      </Link>
-                    </TableCell>
-                    <TableCell>
-                      <DueCell record={reminder} />
-                    </TableCell>
-                    <TableCell>
-                      {reminder.category
-                        ? translate(enumKey('reminderCategory', reminder.category))
-                        : ''}
-                    </TableCell>
-                    <TableCell>
-                      {reminder.userId ? (
-                        <ReferenceField source="userId" reference="users" link={false} />
-                      ) : null}
-                    </TableCell>
-                    <TableCell>
-                      <StatusChip status={reminder.status} />
-                    </TableCell>
-                    <TableCell align="right">
-                      <ReminderActions record={reminder} compact />
-                    </TableCell>
-                  </TableRow>
-                </RecordContextProvider>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
-      )}
-    </Box>
+    <CustomerTabTable
+      testId="customer-reminders"
+      title={translate('app.customers.tabs.reminders')}
+      total={total}
+      isPending={isPending}
+      empty={data.length === 0}
+      emptyText={translate('app.reminders.noneForCustomer')}
+      actions={
+        <>
+          {create ? (
+            <Button
+              label="app.reminders.add"
+              onClick={() => navigate(`${create}?clientId=${customer.id}`)}
+              data-testid="customer-reminder-new"
+            >
+              <AddIcon />
+            </Button>
+          ) : null}
+        </>
+      }
+      head={
+        <>
+          <TableCell>{column('subject')}</TableCell>
+          <TableCell>{column('dueDate')}</TableCell>
+          <TableCell>{column('category')}</TableCell>
+          <TableCell>{column('userId')}</TableCell>
+          <TableCell>{column('status')}</TableCell>
+          <TableCell />
+        </>
+      }
+    >
+      {orderForTab(data).map((reminder) => (
+        <RecordContextProvider key={reminder.id} value={reminder}>
+          <TableRow hover data-testid={`customer-reminder-${reminder.id}`}>
+            <TableCell>
+              <Link
+                component={RouterLink}
+                to={resourceHref(area, 'reminders', 'show', reminder.id) ?? '#'}
+              >
+                {reminder.subject}
+              </Link>
+            </TableCell>
+            <TableCell>
+              <DueCell record={reminder} />
+            </TableCell>
+            <TableCell>
+              {reminder.category ? translate(enumKey('reminderCategory', reminder.category)) : ''}
+            </TableCell>
+            <TableCell>
+              {reminder.userId ? (
+                <ReferenceField source="userId" reference="users" link={false} />
+              ) : null}
+            </TableCell>
+            <TableCell>
+              <StatusChip status={reminder.status} />
+            </TableCell>
+            <TableCell align="right">
+              <ReminderActions record={reminder} compact />
+            </TableCell>
+          </TableRow>
+        </RecordContextProvider>
+      ))}
+    </CustomerTabTable>
   );
 }
