@@ -788,21 +788,23 @@ function coverSummary(
     value === null ? '' : ` (${t('app.fs24.deductible')} ${chf(value)})`;
   const lines = [
     `${quote.insurer}${quote.product ? ` – ${quote.product}` : ''}${draft.summary ? ` · ${String(draft.summary)}` : ''}`,
-    `${t('enums.carCover.liability')}: ${chf(quote.premiums.liability)}`,
+    `${t('app.fs24.results.liability')}: ${chf(quote.premiums.liability)}`,
   ];
   if (quote.premiums.partialCasco > 0)
     lines.push(
-      `${t('enums.carCover.partial_casco')}: ${chf(quote.premiums.partialCasco)}${deductible(quote.deductibles.partialCasco)}`,
+      `${t('app.fs24.results.partialCasco')}: ${chf(quote.premiums.partialCasco)}${deductible(quote.deductibles.partialCasco)}`,
     );
   if (quote.premiums.fullCasco > 0)
     lines.push(
-      `${t('enums.carCover.full_casco')}: ${chf(quote.premiums.fullCasco)}${deductible(quote.deductibles.fullCasco)}`,
+      `${t('app.fs24.results.fullCasco')}: ${chf(quote.premiums.fullCasco)}${deductible(quote.deductibles.fullCasco)}`,
     );
   for (const addOn of quote.addOns)
     lines.push(
-      `${t(`app.fs24.addOn.${addOn.code}`)}: ${addOn.included ? t('app.fs24.included') : chf(addOn.premium)}`,
+      `${t(`app.fs24.addOn.${addOn.code}`)}: ${addOn.included ? t('app.fs24.results.included') : chf(addOn.premium)}`,
     );
   if (quote.deductibles.youngDriver)
-    lines.push(`${t('app.fs24.youngDriverDeductible')}: ${chf(quote.deductibles.youngDriver)}`);
+    lines.push(
+      `${t('app.fs24.deductible')} ${t('app.fs24.results.youngDriver')}: ${chf(quote.deductibles.youngDriver)}`,
+    );
   return lines.join('\n');
 }

@@ -594,6 +594,11 @@ describe('results become offers', () => {
         valid_until: inDays(30),
       });
     }
+    // The cover summary in the customer's language: every label a text, none a key.
+    for (const offer of body.offers) {
+      expect(String(offer.cover_summary)).not.toMatch(/app\.|enums\./);
+      expect(String(offer.cover_summary).split('\n').length).toBeGreaterThan(2);
+    }
     const read = await send(served, 'GET', `/api/offers/${String(body.offers[0]!.id)}`, {
       as: CONSULTANT,
     });
