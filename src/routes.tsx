@@ -163,6 +163,13 @@ export const ROUTES: RouteEntry[] = [
 
   // Customers and sales
   ...crud('customers', { group: 'sales', label: 'app.menu.customers', icon: PeopleIcon }),
+  // A customer's Global check (src/custom/globalCheck/; issue 19, not a spec route: the customer's
+  // globalCheck tab links here).
+  {
+    path: 'customers/{id}/global-check',
+    areas: BOTH,
+    page: lazyPage(() => import('./custom/globalCheck/GlobalCheckPage.tsx')),
+  },
   // CSV import of customers (back office; the spec shows no screen for it, the list links here).
   { path: 'customers/import', areas: ADMIN, page: CustomerImport },
   // CSV import of leads (back office and call centre; the leads page links here).

@@ -31,8 +31,9 @@ describe('route table', () => {
     // Ours beyond the spec's consultant set, on purpose: a consultant books, opens and closes
     // (feedback) their own appointments (src/shell/paths.ts, docs/ARCHITECTURE.md issue 15), and
     // opens, records and adds their own leads (issue 16), and makes, opens and edits offers for
-    // their own customers (issue 18).
+    // their own customers (issue 18), and the Global check of their customers (issue 19).
     const ours = [
+      'customers/{id}/global-check',
       'appointments/new',
       'appointments/{id}',
       'appointments/{id}/edit',

@@ -5,7 +5,8 @@
  * Appointments (./CustomerAppointmentsTab.tsx: with "book appointment") and reminders
  * (src/custom/reminders/CustomerRemindersTab.tsx: every status, with "add reminder"), offers
  * (src/custom/offers/CustomerOffersTab.tsx: with "add offer"), car-insurance comparisons
- * (src/custom/comparison/CustomerComparisonsTab.tsx: drafts, "new comparison", links).
+ * (src/custom/comparison/CustomerComparisonsTab.tsx: drafts, "new comparison", links), Global
+ * checks (src/custom/globalCheck/CustomerGlobalCheckTab.tsx: saved checks, their page).
  */
 import EditIcon from '@mui/icons-material/Edit';
 import { Box, Card, CardContent, Chip, Stack, Tab, Tabs, Typography } from '@mui/material';
@@ -28,6 +29,7 @@ import { resourceRoute } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { CustomerComparisonsTab } from '../comparison/CustomerComparisonsTab.tsx';
 import { CustomerContractsTab } from '../contracts/CustomerContractsTab.tsx';
+import { CustomerGlobalCheckTab } from '../globalCheck/CustomerGlobalCheckTab.tsx';
 import { CustomerOffersTab } from '../offers/CustomerOffersTab.tsx';
 import { CustomerRemindersTab } from '../reminders/CustomerRemindersTab.tsx';
 import { CustomerAppointmentsTab } from './CustomerAppointmentsTab.tsx';
@@ -46,6 +48,7 @@ export const TABS = [
   'reminders',
   'offers',
   'comparisons',
+  'globalCheck',
   'documents',
   'notes',
 ] as const;
@@ -229,6 +232,7 @@ function CustomerTabs() {
         ) : null}
         {tab === 'offers' ? <CustomerOffersTab /> : null}
         {tab === 'comparisons' ? <CustomerComparisonsTab /> : null}
+        {tab === 'globalCheck' ? <CustomerGlobalCheckTab /> : null}
       </CardContent>
     </Card>
   );
