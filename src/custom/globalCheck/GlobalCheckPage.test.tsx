@@ -247,6 +247,7 @@ describe('the Global check page', () => {
     expect(screen.getByTestId('gc-benefit').textContent).toContain('AHV');
     const preview = seen.find((entry) => entry.path === 'global-checks/preview');
     expect(preview?.body).toMatchObject({
+      customer_id: 5,
       birth_date: '1980-05-01',
       gross_income: 90000,
       need_share: 80,

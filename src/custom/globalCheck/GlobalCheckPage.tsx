@@ -68,7 +68,7 @@ import { Results } from './Results.tsx';
 const ui = (key: string) => `app.globalCheck.ui.${key}`;
 
 /** The live results of inputs not saved: a preview after each pause in typing. */
-function usePreview(values: CheckInputs | null, enabled: boolean) {
+function usePreview(customerId: number, values: CheckInputs | null, enabled: boolean) {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [messages, setMessages] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -80,7 +80,7 @@ function usePreview(values: CheckInputs | null, enabled: boolean) {
       setBusy(true);
       api
         .json<{ data: Preview }>('POST', `${RESOURCE}/preview`, {
-          body: inputsOf(values),
+          body: { customerId, ...inputsOf(values) },
           signal: controller.signal,
         })
         .then(
@@ -102,7 +102,7 @@ function usePreview(values: CheckInputs | null, enabled: boolean) {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [values, enabled]);
+  }, [customerId, values, enabled]);
   return { preview, messages, error, busy, setMessages };
 }
 
@@ -239,7 +239,7 @@ export function GlobalCheckWorkspace({ customerId }: { customerId: number }) {
   }, [source, sourceKey]);
 
   const showsSaved = opened !== undefined && !dirty && Boolean(opened.results);
-  const live = usePreview(values, values !== null && !showsSaved);
+  const live = usePreview(customerId, values, values !== null && !showsSaved);
   const [saveMessages, setSaveMessages] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const messages = useMemo(
