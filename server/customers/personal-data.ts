@@ -75,13 +75,14 @@ export function declarePersonalData(hook: PersonalDataHook): () => void {
 
 /**
  * The personal data of a table whose rows belong to one customer (`column`) and are working
- * material the brokerage need not keep (reminders, offers, car comparisons): the export carries
- * them under `name`; erasing the customer deletes them (`beforeDelete` first clears what points at
- * them). Declared once per process however often a feature registers (several apps in one test).
+ * material the brokerage need not keep (reminders, offers, car comparisons, global checks): the
+ * export carries them under `name`; erasing the customer deletes them (`beforeDelete` first
+ * clears what points at them). Declared once per process however often a feature registers
+ * (several apps in one test).
  */
 export function declareCustomerRows(options: {
   name: string;
-  table: 'reminders' | 'offers' | 'car_comparison_drafts';
+  table: 'reminders' | 'offers' | 'car_comparison_drafts' | 'global_checks';
   column: 'client_id' | 'customer_id';
   beforeDelete?: (trx: Transaction<Tables>, customerId: number) => Promise<void>;
 }): PersonalDataHook {

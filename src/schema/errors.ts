@@ -186,6 +186,15 @@ export const ERROR_TEXTS = {
   comparisonNoCompany: 'names an insurer that is not among the companies: {{insurers}}',
   comparisonStaffOnly: 'Only the consultant can turn results into offers.',
 
+  // Global check (server/global-check/).
+  gapYearsWithoutFlag: 'is only possible when missing contribution years are declared',
+  incomeRequired: 'must be above 0 unless the customer is not employed',
+  employmentBefore15: 'must not be before the 15th birthday ({{date}})',
+  childTooEarly: 'must be at least 12 years after the birth of the customer ({{date}})',
+  globalCheckNoGap: 'This scenario has no gap: nothing to follow up.',
+  globalCheckNoLeadSource:
+    'No lead source can be used for a lead of this customer (none visible to you and their consultant).',
+
   // Files.
   fileEmpty: 'The file is empty.',
   fileType: 'This type of file is not accepted ({{type}}). Allowed: {{allowed}}.',

@@ -1072,6 +1072,296 @@ export interface FeedbacksTable {
   search_document: GeneratedAlways<string | null>;
 }
 
+/** Resource `global-checks` (`schemas/global-checks.schema.json`). */
+export interface GlobalChecksTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  customer_id: number;
+  check_date: string | null;
+  topics: Generated<Jsonb<('retirement' | 'disability' | 'death')[]> | null>;
+  birth_date: string;
+  sex: string;
+  civil_status: string;
+  employment_status: string;
+  employment_date: string | null;
+  has_pension_missing_years: Generated<boolean | null>;
+  gap_years: number | null;
+  gross_income: number;
+  calculation_type: Generated<string | null>;
+  need_share: Generated<number | null>;
+  disability_degree: Generated<number | null>;
+  bvg_savings: number | null;
+  partner: Generated<Jsonb<{
+    birth_date?: string;
+    sex?: 'male' | 'female';
+    gross_income?: number;
+    married_since?: string;
+  }> | null>;
+  children: Generated<Jsonb<
+    { first_name?: string; birth_date: string; in_education?: boolean }[]
+  > | null>;
+  own_cover: Jsonb<
+    {
+      contract_id: number;
+      product_id?: number;
+      company_id?: number;
+      kind: 'life' | 'pillar3a' | 'disability';
+      monthly: number;
+      basis?: 'pension' | 'capital' | 'savings';
+      capital?: number;
+      coverage?: string;
+    }[]
+  > | null;
+  results: Jsonb<{
+    year?: number;
+    figures_year?: number;
+    as_of?: string;
+    reference_age?: { years?: number; months?: number };
+    retirement_start?: string;
+    scenarios?: {
+      retirement?: {
+        scenario?:
+          | 'retirement'
+          | 'diseaseDisability'
+          | 'accidentDisability'
+          | 'diseaseDeath'
+          | 'accidentDeath';
+        need?: number;
+        benefits?: {
+          source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          kind:
+            | 'retirement'
+            | 'child'
+            | 'disability'
+            | 'childDisability'
+            | 'death'
+            | 'widow'
+            | 'orphan';
+          beneficiary: 'insured' | 'partner' | 'child';
+          child?: number;
+          monthly: number;
+          notes?: (
+            | 'thirteenth'
+            | 'coupleCap'
+            | 'complementary'
+            | 'overinsurance'
+            | 'fullOrphan'
+            | 'partial'
+          )[];
+          contract_id?: number;
+        }[];
+        remaining_earnings?: number;
+        cover?: number;
+        gap?: number;
+      };
+      disease_disability?: {
+        scenario?:
+          | 'retirement'
+          | 'diseaseDisability'
+          | 'accidentDisability'
+          | 'diseaseDeath'
+          | 'accidentDeath';
+        need?: number;
+        benefits?: {
+          source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          kind:
+            | 'retirement'
+            | 'child'
+            | 'disability'
+            | 'childDisability'
+            | 'death'
+            | 'widow'
+            | 'orphan';
+          beneficiary: 'insured' | 'partner' | 'child';
+          child?: number;
+          monthly: number;
+          notes?: (
+            | 'thirteenth'
+            | 'coupleCap'
+            | 'complementary'
+            | 'overinsurance'
+            | 'fullOrphan'
+            | 'partial'
+          )[];
+          contract_id?: number;
+        }[];
+        remaining_earnings?: number;
+        cover?: number;
+        gap?: number;
+        waiting_period?: {
+          source?: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          from_day?: number;
+          days?: number;
+          benefits?: {
+            source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+            kind:
+              | 'retirement'
+              | 'child'
+              | 'disability'
+              | 'childDisability'
+              | 'death'
+              | 'widow'
+              | 'orphan';
+            beneficiary: 'insured' | 'partner' | 'child';
+            child?: number;
+            monthly: number;
+            notes?: (
+              | 'thirteenth'
+              | 'coupleCap'
+              | 'complementary'
+              | 'overinsurance'
+              | 'fullOrphan'
+              | 'partial'
+            )[];
+            contract_id?: number;
+          }[];
+          cover?: number;
+          gap?: number;
+        };
+      };
+      accident_disability?: {
+        scenario?:
+          | 'retirement'
+          | 'diseaseDisability'
+          | 'accidentDisability'
+          | 'diseaseDeath'
+          | 'accidentDeath';
+        need?: number;
+        benefits?: {
+          source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          kind:
+            | 'retirement'
+            | 'child'
+            | 'disability'
+            | 'childDisability'
+            | 'death'
+            | 'widow'
+            | 'orphan';
+          beneficiary: 'insured' | 'partner' | 'child';
+          child?: number;
+          monthly: number;
+          notes?: (
+            | 'thirteenth'
+            | 'coupleCap'
+            | 'complementary'
+            | 'overinsurance'
+            | 'fullOrphan'
+            | 'partial'
+          )[];
+          contract_id?: number;
+        }[];
+        remaining_earnings?: number;
+        cover?: number;
+        gap?: number;
+        waiting_period?: {
+          source?: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          from_day?: number;
+          days?: number;
+          benefits?: {
+            source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+            kind:
+              | 'retirement'
+              | 'child'
+              | 'disability'
+              | 'childDisability'
+              | 'death'
+              | 'widow'
+              | 'orphan';
+            beneficiary: 'insured' | 'partner' | 'child';
+            child?: number;
+            monthly: number;
+            notes?: (
+              | 'thirteenth'
+              | 'coupleCap'
+              | 'complementary'
+              | 'overinsurance'
+              | 'fullOrphan'
+              | 'partial'
+            )[];
+            contract_id?: number;
+          }[];
+          cover?: number;
+          gap?: number;
+        };
+      };
+      disease_death?: {
+        scenario?:
+          | 'retirement'
+          | 'diseaseDisability'
+          | 'accidentDisability'
+          | 'diseaseDeath'
+          | 'accidentDeath';
+        need?: number;
+        benefits?: {
+          source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          kind:
+            | 'retirement'
+            | 'child'
+            | 'disability'
+            | 'childDisability'
+            | 'death'
+            | 'widow'
+            | 'orphan';
+          beneficiary: 'insured' | 'partner' | 'child';
+          child?: number;
+          monthly: number;
+          notes?: (
+            | 'thirteenth'
+            | 'coupleCap'
+            | 'complementary'
+            | 'overinsurance'
+            | 'fullOrphan'
+            | 'partial'
+          )[];
+          contract_id?: number;
+        }[];
+        remaining_earnings?: number;
+        cover?: number;
+        gap?: number;
+      };
+      accident_death?: {
+        scenario?:
+          | 'retirement'
+          | 'diseaseDisability'
+          | 'accidentDisability'
+          | 'diseaseDeath'
+          | 'accidentDeath';
+        need?: number;
+        benefits?: {
+          source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          kind:
+            | 'retirement'
+            | 'child'
+            | 'disability'
+            | 'childDisability'
+            | 'death'
+            | 'widow'
+            | 'orphan';
+          beneficiary: 'insured' | 'partner' | 'child';
+          child?: number;
+          monthly: number;
+          notes?: (
+            | 'thirteenth'
+            | 'coupleCap'
+            | 'complementary'
+            | 'overinsurance'
+            | 'fullOrphan'
+            | 'partial'
+          )[];
+          contract_id?: number;
+        }[];
+        remaining_earnings?: number;
+        cover?: number;
+        gap?: number;
+      };
+    };
+  }> | null;
+  note: string | null;
+  search_document: GeneratedAlways<string | null>;
+}
+
 /** Resource `household-members` (`schemas/household-members.schema.json`). */
 export interface HouseholdMembersTable {
   id: Generated<number>;
@@ -1584,6 +1874,7 @@ export interface Database {
   documents: DocumentsTable;
   external_users: ExternalUsersTable;
   feedbacks: FeedbacksTable;
+  global_checks: GlobalChecksTable;
   household_members: HouseholdMembersTable;
   languages: LanguagesTable;
   lead_sources: LeadSourcesTable;
@@ -1627,6 +1918,7 @@ export type ResourceTableName =
   | 'documents'
   | 'external_users'
   | 'feedbacks'
+  | 'global_checks'
   | 'household_members'
   | 'lead_sources'
   | 'leads'

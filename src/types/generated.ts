@@ -2062,6 +2062,543 @@ export interface Feedback {
   followUpAppointmentId?: number;
 }
 
+/** Resource `global-checks`. */
+/**
+ * A Global check (pension gap, issue 19) of a customer on a day: the inputs (person, income, employment, AHV missing years, partner and children, the need), the customer's own cover from their active contracts and the results of the five scenarios (retirement, disability and death after a disease or an accident) as computed by src/schema/pension/ — both set by the server on every write. Routes beside the CRUD ones (server/global-check/): GET /api/customers/{id}/global-check-defaults (a prefill), POST /api/global-checks/preview (results without saving), GET /api/global-checks/{id}/report.pdf, POST /api/global-checks/{id}/report (the PDF stored as a document of the customer), POST /api/global-checks/{id}/follow-up (a gap becomes a reminder or a lead). Visible exactly when its customer is (x-owner-via).
+ */
+export interface GlobalCheck {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
+  customerId: number;
+  /**
+   * The Swiss day the check was made or last saved; its year picks the figures.
+   */
+  checkDate?: string;
+  /**
+   * @maxItems 3
+   */
+  topics?: ('retirement' | 'disability' | 'death')[];
+  birthDate: string;
+  sex: 'male' | 'female';
+  civilStatus: 'single' | 'married' | 'registered_partnership' | 'divorced' | 'widowed';
+  employmentStatus: 'employed' | 'self_employed' | 'not_employed';
+  /**
+   * Since when the customer works (BVG credits are estimated from then when no savings are given); not before the 15th birthday, not in the future.
+   */
+  employmentDate?: string;
+  hasPensionMissingYears?: boolean;
+  /**
+   * AHV contribution years missing; required when hasPensionMissingYears.
+   */
+  gapYears?: number;
+  /**
+   * Today's gross income, CHF a year; above 0 unless not employed.
+   */
+  grossIncome: number;
+  /**
+   * legal: the statutory benefits only; with_contracts: the customer's own contracts count as cover.
+   */
+  calculationType?: 'legal' | 'with_contracts';
+  /**
+   * The need, per cent of today's gross income.
+   */
+  needShare?: number;
+  /**
+   * The IV degree assumed in the disability scenarios, per cent.
+   */
+  disabilityDegree?: number;
+  /**
+   * Today's BVG retirement savings (pension certificate), CHF; estimated when empty.
+   */
+  bvgSavings?: number;
+  /**
+   * The spouse or registered partner.
+   */
+  partner?: {
+    birthDate?: string;
+    sex?: 'male' | 'female';
+    grossIncome?: number;
+    marriedSince?: string;
+  };
+  /**
+   * @maxItems 10
+   */
+  children?: {
+    firstName?: string;
+    birthDate: string;
+    inEducation?: boolean;
+  }[];
+  /**
+   * Computed by the server: the customer's own contracts counted as cover (calculationType with_contracts; none for legal), CHF a month (see server/global-check/cover.ts).
+   *
+   * @maxItems 100
+   */
+  ownCover?: {
+    contractId: number;
+    productId?: number;
+    companyId?: number;
+    /**
+     * life: the death scenarios; pillar3a: retirement; disability: the disability scenarios.
+     */
+    kind: 'life' | 'pillar3a' | 'disability';
+    /**
+     * CHF a month.
+     */
+    monthly: number;
+    /**
+     * pension: a yearly pension / 12; capital: a sum converted at the BVG conversion rate; savings: the premiums paid in until the term or the reference age, converted at the same rate.
+     */
+    basis?: 'pension' | 'capital' | 'savings';
+    /**
+     * The capital converted (capital and savings), CHF.
+     */
+    capital?: number;
+    /**
+     * The coverage line it comes from, if any.
+     */
+    coverage?: string;
+  }[];
+  /**
+   * Computed by the server (src/schema/pension/gap.ts computeGlobalCheck, the figures of the check's year, as of its date): the five scenarios with their benefit lines by source, the need, the cover and the gap, CHF a month.
+   */
+  results?: {
+    year?: number;
+    figuresYear?: number;
+    asOf?: string;
+    referenceAge?: {
+      years?: number;
+      months?: number;
+    };
+    retirementStart?: string;
+    scenarios?: {
+      retirement?: {
+        scenario?:
+          | 'retirement'
+          | 'diseaseDisability'
+          | 'accidentDisability'
+          | 'diseaseDeath'
+          | 'accidentDeath';
+        /**
+         * CHF a month: the need share of today's gross income.
+         */
+        need?: number;
+        /**
+         * @maxItems 60
+         */
+        benefits?: {
+          source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          kind:
+            | 'retirement'
+            | 'child'
+            | 'disability'
+            | 'childDisability'
+            | 'death'
+            | 'widow'
+            | 'orphan';
+          beneficiary: 'insured' | 'partner' | 'child';
+          /**
+           * The child's index in children.
+           */
+          child?: number;
+          /**
+           * CHF a month, rounded to francs.
+           */
+          monthly: number;
+          /**
+           * @maxItems 6
+           */
+          notes?: (
+            | 'thirteenth'
+            | 'coupleCap'
+            | 'complementary'
+            | 'overinsurance'
+            | 'fullOrphan'
+            | 'partial'
+          )[];
+          /**
+           * The contract of an own cover line.
+           */
+          contractId?: number;
+        }[];
+        /**
+         * Earnings still made at a partial disability, CHF a month.
+         */
+        remainingEarnings?: number;
+        /**
+         * The benefits and the remaining earnings, CHF a month.
+         */
+        cover?: number;
+        /**
+         * need - cover, not below 0, CHF a month.
+         */
+        gap?: number;
+      };
+      diseaseDisability?: {
+        scenario?:
+          | 'retirement'
+          | 'diseaseDisability'
+          | 'accidentDisability'
+          | 'diseaseDeath'
+          | 'accidentDeath';
+        /**
+         * CHF a month: the need share of today's gross income.
+         */
+        need?: number;
+        /**
+         * @maxItems 60
+         */
+        benefits?: {
+          source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          kind:
+            | 'retirement'
+            | 'child'
+            | 'disability'
+            | 'childDisability'
+            | 'death'
+            | 'widow'
+            | 'orphan';
+          beneficiary: 'insured' | 'partner' | 'child';
+          /**
+           * The child's index in children.
+           */
+          child?: number;
+          /**
+           * CHF a month, rounded to francs.
+           */
+          monthly: number;
+          /**
+           * @maxItems 6
+           */
+          notes?: (
+            | 'thirteenth'
+            | 'coupleCap'
+            | 'complementary'
+            | 'overinsurance'
+            | 'fullOrphan'
+            | 'partial'
+          )[];
+          /**
+           * The contract of an own cover line.
+           */
+          contractId?: number;
+        }[];
+        /**
+         * Earnings still made at a partial disability, CHF a month.
+         */
+        remainingEarnings?: number;
+        /**
+         * The benefits and the remaining earnings, CHF a month.
+         */
+        cover?: number;
+        /**
+         * need - cover, not below 0, CHF a month.
+         */
+        gap?: number;
+        /**
+         * Before the pensions: the KTG after a disease, the UVG daily allowance after an accident.
+         */
+        waitingPeriod?: {
+          /**
+           * ktg or uvg; null: none.
+           */
+          source?: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          fromDay?: number;
+          /**
+           * Days paid; null: until the pension is decided.
+           */
+          days?: number;
+          /**
+           * @maxItems 60
+           */
+          benefits?: {
+            source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+            kind:
+              | 'retirement'
+              | 'child'
+              | 'disability'
+              | 'childDisability'
+              | 'death'
+              | 'widow'
+              | 'orphan';
+            beneficiary: 'insured' | 'partner' | 'child';
+            /**
+             * The child's index in children.
+             */
+            child?: number;
+            /**
+             * CHF a month, rounded to francs.
+             */
+            monthly: number;
+            /**
+             * @maxItems 6
+             */
+            notes?: (
+              | 'thirteenth'
+              | 'coupleCap'
+              | 'complementary'
+              | 'overinsurance'
+              | 'fullOrphan'
+              | 'partial'
+            )[];
+            /**
+             * The contract of an own cover line.
+             */
+            contractId?: number;
+          }[];
+          cover?: number;
+          gap?: number;
+        };
+      };
+      accidentDisability?: {
+        scenario?:
+          | 'retirement'
+          | 'diseaseDisability'
+          | 'accidentDisability'
+          | 'diseaseDeath'
+          | 'accidentDeath';
+        /**
+         * CHF a month: the need share of today's gross income.
+         */
+        need?: number;
+        /**
+         * @maxItems 60
+         */
+        benefits?: {
+          source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          kind:
+            | 'retirement'
+            | 'child'
+            | 'disability'
+            | 'childDisability'
+            | 'death'
+            | 'widow'
+            | 'orphan';
+          beneficiary: 'insured' | 'partner' | 'child';
+          /**
+           * The child's index in children.
+           */
+          child?: number;
+          /**
+           * CHF a month, rounded to francs.
+           */
+          monthly: number;
+          /**
+           * @maxItems 6
+           */
+          notes?: (
+            | 'thirteenth'
+            | 'coupleCap'
+            | 'complementary'
+            | 'overinsurance'
+            | 'fullOrphan'
+            | 'partial'
+          )[];
+          /**
+           * The contract of an own cover line.
+           */
+          contractId?: number;
+        }[];
+        /**
+         * Earnings still made at a partial disability, CHF a month.
+         */
+        remainingEarnings?: number;
+        /**
+         * The benefits and the remaining earnings, CHF a month.
+         */
+        cover?: number;
+        /**
+         * need - cover, not below 0, CHF a month.
+         */
+        gap?: number;
+        /**
+         * Before the pensions: the KTG after a disease, the UVG daily allowance after an accident.
+         */
+        waitingPeriod?: {
+          /**
+           * ktg or uvg; null: none.
+           */
+          source?: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          fromDay?: number;
+          /**
+           * Days paid; null: until the pension is decided.
+           */
+          days?: number;
+          /**
+           * @maxItems 60
+           */
+          benefits?: {
+            source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+            kind:
+              | 'retirement'
+              | 'child'
+              | 'disability'
+              | 'childDisability'
+              | 'death'
+              | 'widow'
+              | 'orphan';
+            beneficiary: 'insured' | 'partner' | 'child';
+            /**
+             * The child's index in children.
+             */
+            child?: number;
+            /**
+             * CHF a month, rounded to francs.
+             */
+            monthly: number;
+            /**
+             * @maxItems 6
+             */
+            notes?: (
+              | 'thirteenth'
+              | 'coupleCap'
+              | 'complementary'
+              | 'overinsurance'
+              | 'fullOrphan'
+              | 'partial'
+            )[];
+            /**
+             * The contract of an own cover line.
+             */
+            contractId?: number;
+          }[];
+          cover?: number;
+          gap?: number;
+        };
+      };
+      diseaseDeath?: {
+        scenario?:
+          | 'retirement'
+          | 'diseaseDisability'
+          | 'accidentDisability'
+          | 'diseaseDeath'
+          | 'accidentDeath';
+        /**
+         * CHF a month: the need share of today's gross income.
+         */
+        need?: number;
+        /**
+         * @maxItems 60
+         */
+        benefits?: {
+          source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          kind:
+            | 'retirement'
+            | 'child'
+            | 'disability'
+            | 'childDisability'
+            | 'death'
+            | 'widow'
+            | 'orphan';
+          beneficiary: 'insured' | 'partner' | 'child';
+          /**
+           * The child's index in children.
+           */
+          child?: number;
+          /**
+           * CHF a month, rounded to francs.
+           */
+          monthly: number;
+          /**
+           * @maxItems 6
+           */
+          notes?: (
+            | 'thirteenth'
+            | 'coupleCap'
+            | 'complementary'
+            | 'overinsurance'
+            | 'fullOrphan'
+            | 'partial'
+          )[];
+          /**
+           * The contract of an own cover line.
+           */
+          contractId?: number;
+        }[];
+        /**
+         * Earnings still made at a partial disability, CHF a month.
+         */
+        remainingEarnings?: number;
+        /**
+         * The benefits and the remaining earnings, CHF a month.
+         */
+        cover?: number;
+        /**
+         * need - cover, not below 0, CHF a month.
+         */
+        gap?: number;
+      };
+      accidentDeath?: {
+        scenario?:
+          | 'retirement'
+          | 'diseaseDisability'
+          | 'accidentDisability'
+          | 'diseaseDeath'
+          | 'accidentDeath';
+        /**
+         * CHF a month: the need share of today's gross income.
+         */
+        need?: number;
+        /**
+         * @maxItems 60
+         */
+        benefits?: {
+          source: 'ahv' | 'iv' | 'bvg' | 'uvg' | 'ktg' | 'own';
+          kind:
+            | 'retirement'
+            | 'child'
+            | 'disability'
+            | 'childDisability'
+            | 'death'
+            | 'widow'
+            | 'orphan';
+          beneficiary: 'insured' | 'partner' | 'child';
+          /**
+           * The child's index in children.
+           */
+          child?: number;
+          /**
+           * CHF a month, rounded to francs.
+           */
+          monthly: number;
+          /**
+           * @maxItems 6
+           */
+          notes?: (
+            | 'thirteenth'
+            | 'coupleCap'
+            | 'complementary'
+            | 'overinsurance'
+            | 'fullOrphan'
+            | 'partial'
+          )[];
+          /**
+           * The contract of an own cover line.
+           */
+          contractId?: number;
+        }[];
+        /**
+         * Earnings still made at a partial disability, CHF a month.
+         */
+        remainingEarnings?: number;
+        /**
+         * The benefits and the remaining earnings, CHF a month.
+         */
+        cover?: number;
+        /**
+         * need - cover, not below 0, CHF a month.
+         */
+        gap?: number;
+      };
+    };
+  };
+  note?: string;
+}
+
 /** Resource `household-members`. */
 /**
  * A family member of a customer. Visible exactly when its customer is (x-owner-via). Can be turned into a customer of its own (POST /api/household-members/{id}/convert), which links it (linkedCustomerId).
@@ -3046,6 +3583,7 @@ export interface ResourceRecords {
   'documents': Document;
   'external-users': ExternalUser;
   'feedbacks': Feedback;
+  'global-checks': GlobalCheck;
   'household-members': HouseholdMember;
   'lead-sources': LeadSource;
   'leads': Lead;

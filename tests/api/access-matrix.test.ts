@@ -141,6 +141,13 @@ const RULES: Record<string, Rule> = {
   'POST /api/customers/:id/comparison-links': { access: 'authenticated' },
   'GET /api/customers/:id/comparison-links': { access: 'authenticated' },
   'DELETE /api/comparison-links/:id': { access: 'authenticated' },
+  // the Global check (issue 19): a customer or check the caller sees (404 otherwise,
+  // tests/api/global-checks.test.ts)
+  'GET /api/customers/:id/global-check-defaults': { access: 'authenticated' },
+  'POST /api/global-checks/preview': { access: 'authenticated' },
+  'GET /api/global-checks/:id/report.pdf': { access: 'authenticated' },
+  'POST /api/global-checks/:id/report': { access: 'authenticated' },
+  'POST /api/global-checks/:id/follow-up': { access: 'authenticated' },
   'GET /api/leaderboard': { access: 'authenticated' },
 };
 

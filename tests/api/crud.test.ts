@@ -134,6 +134,8 @@ const SERVER_COMPUTED: Record<string, string[]> = {
   'assigned-single-payments': ['line_id'],
   // The annual premium follows the premium and the payment cycle (server/offers/hooks.ts).
   offers: ['annual_premium'],
+  // The day, the own cover and the results are computed on every write (server/global-check/).
+  'global-checks': ['check_date', 'own_cover', 'results'],
   appointments: [
     'date_start',
     'date_end',

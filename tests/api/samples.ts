@@ -265,7 +265,30 @@ const RULES: Record<string, (body: Row, reference: ReferenceResolver) => Promise
   'commission-rules': commissionRuleRules,
   'assigned-single-payments': singlePaymentRules,
   offers: offerRules,
+  'global-checks': globalCheckRules,
 };
+
+/**
+ * Global checks (server/global-check/check.ts): no missing AHV years, an employee with an
+ * income, employed after the 15th birthday and children born 12 years after the customer, no day
+ * in the future, whichever variant a test sends.
+ */
+async function globalCheckRules(body: Row): Promise<void> {
+  body.birth_date = '1980-05-01';
+  body.employment_status = 'employed';
+  body.employment_date = '2002-08-01';
+  // Without missing years: clearing either field alone keeps the pair valid.
+  body.has_pension_missing_years = false;
+  body.gap_years = 0;
+  if (typeof body.gross_income !== 'number' || body.gross_income <= 0) body.gross_income = 85000;
+  if (body.partner && typeof body.partner === 'object')
+    body.partner = { ...body.partner, birth_date: '1982-03-04', married_since: '2010-06-12' };
+  if (Array.isArray(body.children))
+    body.children = (body.children as Row[]).map((child) => ({
+      ...child,
+      birth_date: '2012-09-30',
+    }));
+}
 
 /**
  * Offers (server/offers/hooks.ts): a draft (accepted and declined come from their actions; the
