@@ -23,7 +23,6 @@ import {
   ChecksInput,
   DateInput,
   FormContext,
-  labelKey,
   NumberInput,
   PercentInput,
   SelectInput,
@@ -107,8 +106,12 @@ function Children() {
               alignItems: 'start',
             }}
           >
-            <TextInput path={`children.${index}.firstName`} />
-            <DateInput path={`children.${index}.birthDate`} required />
+            <TextInput path={`children.${index}.firstName`} label={ui('child.firstName')} />
+            <DateInput
+              path={`children.${index}.birthDate`}
+              label={ui('child.birthDate')}
+              required
+            />
             <Tooltip title={translate(ui('removeChild'))}>
               <IconButton
                 size="small"
@@ -135,7 +138,7 @@ function Children() {
                   }
                 />
               }
-              label={translate(labelKey('children.inEducation'))}
+              label={translate(ui('child.inEducation'))}
             />
           </Box>
         ))}
@@ -157,42 +160,36 @@ export function CheckForm() {
         <SelectInput path="civilStatus" options={CIVIL_STATUSES} required />
         <SelectInput path="employmentStatus" options={EMPLOYMENT_STATUSES} required />
         <DateInput path="employmentDate" />
-        <NumberInput
-          path="grossIncome"
-          required
-          min={GROSS_INCOME.min}
-          max={GROSS_INCOME.max}
-          step={1000}
-          adornment="CHF"
-          hint={ui('perYear')}
-        />
-        <Box sx={wide}>
-          <SwitchInput path="hasPensionMissingYears" />
-        </Box>
+        <SwitchInput path="hasPensionMissingYears" />
         {values.hasPensionMissingYears ? (
           <NumberInput path="gapYears" required min={GAP_YEARS.min} max={GAP_YEARS.max} />
         ) : null}
-        <NumberInput
-          path="bvgSavings"
-          min={0}
-          step={1000}
-          adornment="CHF"
-          hint={ui('bvgSavingsHint')}
-        />
+        <Box sx={wide}>
+          <NumberInput
+            path="grossIncome"
+            required
+            min={GROSS_INCOME.min}
+            max={GROSS_INCOME.max}
+            step={1000}
+          />
+        </Box>
+        <Box sx={wide}>
+          <NumberInput path="bvgSavings" min={0} step={1000} hint={ui('bvgSavingsHint')} />
+        </Box>
       </Section>
       {hasPartner(values.civilStatus) ? (
         <Section title={ui('partner')}>
           <DateInput path="partner.birthDate" />
           <SelectInput path="partner.sex" enumField="sex" options={SEXES} />
-          <NumberInput
-            path="partner.grossIncome"
-            min={GROSS_INCOME.min}
-            max={GROSS_INCOME.max}
-            step={1000}
-            adornment="CHF"
-            hint={ui('perYear')}
-          />
           <DateInput path="partner.marriedSince" />
+          <Box sx={wide}>
+            <NumberInput
+              path="partner.grossIncome"
+              min={GROSS_INCOME.min}
+              max={GROSS_INCOME.max}
+              step={1000}
+            />
+          </Box>
         </Section>
       ) : null}
       <Children />

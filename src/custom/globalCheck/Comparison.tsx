@@ -15,8 +15,7 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { useLocale, useTranslate } from 'react-admin';
-import { formatDate } from '../../i18n/format.ts';
+import { useTranslate } from 'react-admin';
 import { enumKey } from '../../schema/labels.ts';
 import { type CheckResults, compareChecks, francs, signedFrancs } from './model.ts';
 
@@ -26,22 +25,22 @@ const numeric = { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' } as 
 export function Comparison({
   now,
   before,
-  beforeDate,
-  nowDate,
+  beforeWhen,
+  nowWhen,
   onClose,
 }: {
   now: CheckResults;
   before: CheckResults;
-  beforeDate: string;
-  /** The date of the check shown; null for one not saved yet. */
-  nowDate: string | null;
+  /** When the earlier check was made (./model.ts checkWhen). */
+  beforeWhen: string;
+  /** When the check shown was made; null for one not saved yet. */
+  nowWhen: string | null;
   onClose: () => void;
 }) {
   const translate = useTranslate();
-  const locale = useLocale();
   const rows = compareChecks(now, before);
-  const earlier = formatDate(beforeDate, locale);
-  const current = nowDate ? formatDate(nowDate, locale) : translate(ui('compare.unsaved'));
+  const earlier = beforeWhen;
+  const current = nowWhen ?? translate(ui('compare.unsaved'));
   return (
     <Box data-testid="gc-comparison">
       <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>

@@ -39,7 +39,6 @@ import {
 } from 'react-admin';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom';
 import { api, fieldErrorsOf, messageOf, statusOf } from '../../dataProvider/apiClient.ts';
-import { formatDate } from '../../i18n/format.ts';
 import { isLanguage, type Language, LANGUAGES } from '../../i18n/index.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { resourceHref } from '../../shell/paths.ts';
@@ -50,6 +49,7 @@ import { Comparison } from './Comparison.tsx';
 import { FormContext, type FormState } from './inputs.tsx';
 import {
   type CheckInputs,
+  checkWhen,
   inputsOf,
   PREVIEW_DELAY,
   type Preview,
@@ -149,7 +149,8 @@ function ReportButton({
         label={translate(ui('report.language'))}
         value={language}
         onChange={(event) => setLanguage(event.target.value as Language)}
-        sx={{ minWidth: 130 }}
+        fullWidth={false}
+        sx={{ width: 160 }}
         slotProps={{ htmlInput: { 'data-testid': 'gc-report-language' } }}
       >
         {LANGUAGES.map((code) => (
@@ -164,6 +165,7 @@ function ReportButton({
         disabled={busy || checkId === null}
         onClick={() => void report()}
         data-testid="gc-report"
+        sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
         title={checkId === null ? translate(ui('followUp.saveFirst')) : undefined}
       >
         {translate(ui('report.button'))}
@@ -317,14 +319,15 @@ export function GlobalCheckWorkspace({ customerId }: { customerId: number }) {
                   loadedKey.current = null;
                   change({ check: event.target.value || null, new: null });
                 }}
-                sx={{ minWidth: 200 }}
+                fullWidth={false}
+                sx={{ width: 270 }}
                 slotProps={{ htmlInput: { 'data-testid': 'gc-saved' } }}
                 disabled={saved.length === 0}
                 helperText={saved.length === 0 ? translate(ui('noneSaved')) : undefined}
               >
                 {saved.map((check) => (
                   <MenuItem key={check.id} value={String(check.id)}>
-                    {translate(ui('checkOf'), { date: formatDate(check.checkDate, locale) })}
+                    {translate(ui('checkOf'), { date: checkWhen(check, saved, locale) })}
                   </MenuItem>
                 ))}
               </TextField>
@@ -354,14 +357,15 @@ export function GlobalCheckWorkspace({ customerId }: { customerId: number }) {
                 label={translate(ui('compareWith'))}
                 value={compareParam === null ? '' : String(compareParam)}
                 onChange={(event) => change({ compare: event.target.value || null })}
-                sx={{ minWidth: 200 }}
+                fullWidth={false}
+                sx={{ width: 270 }}
                 disabled={comparable.length === 0}
                 slotProps={{ htmlInput: { 'data-testid': 'gc-compare' } }}
               >
                 <MenuItem value="">{translate(ui('compareNone'))}</MenuItem>
                 {comparable.map((check) => (
                   <MenuItem key={check.id} value={String(check.id)}>
-                    {translate(ui('checkOf'), { date: formatDate(check.checkDate, locale) })}
+                    {translate(ui('checkOf'), { date: checkWhen(check, saved, locale) })}
                   </MenuItem>
                 ))}
               </TextField>
@@ -377,9 +381,7 @@ export function GlobalCheckWorkspace({ customerId }: { customerId: number }) {
                 <Chip
                   size="small"
                   variant="outlined"
-                  label={translate(ui('checkOf'), {
-                    date: formatDate(opened.checkDate, locale),
-                  })}
+                  label={translate(ui('checkOf'), { date: checkWhen(opened, saved, locale) })}
                   data-testid="gc-opened"
                 />
               ) : null}
@@ -392,8 +394,8 @@ export function GlobalCheckWorkspace({ customerId }: { customerId: number }) {
               <Comparison
                 now={results}
                 before={compared.data.results}
-                beforeDate={compared.data.checkDate}
-                nowDate={checkId !== null && opened ? opened.checkDate : null}
+                beforeWhen={checkWhen(compared.data, saved, locale)}
+                nowWhen={checkId !== null && opened ? checkWhen(opened, saved, locale) : null}
                 onClose={() => change({ compare: null })}
               />
             </CardContent>

@@ -7,7 +7,7 @@
 import type { BenefitNote, ScenarioKind } from '../../schema/pension/gap.ts';
 import { SCENARIOS } from '../../schema/pension/gap.ts';
 import { snakeToCamel } from '../../schema/case.ts';
-import { formatNumber } from '../../i18n/format.ts';
+import { formatDate, formatDateTime, formatNumber } from '../../i18n/format.ts';
 
 export { SCENARIOS };
 export type { ScenarioKind };
@@ -317,4 +317,17 @@ export function signedFrancs(value: number | null | undefined): string {
   if (value === null || value === undefined) return '–';
   if (value === 0) return '±0';
   return `${value > 0 ? '+' : '−'} ${francs(Math.abs(value))}`;
+}
+
+/** When a check was made, as the lists name it: its day, with the time when another check of the
+ *  customer has the same day. */
+export function checkWhen(
+  check: Pick<SavedCheck, 'id' | 'checkDate' | 'createdAt'>,
+  all: readonly Pick<SavedCheck, 'id' | 'checkDate'>[],
+  language: string,
+): string {
+  const twin = all.some((other) => other.id !== check.id && other.checkDate === check.checkDate);
+  return twin && check.createdAt
+    ? formatDateTime(check.createdAt, language)
+    : formatDate(check.checkDate, language);
 }
