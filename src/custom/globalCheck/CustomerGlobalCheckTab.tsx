@@ -10,14 +10,13 @@ import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { Button, IconButton, Link, TableCell, TableRow, Tooltip } from '@mui/material';
 import { useLocale, useRecordContext, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
-import { formatDate } from '../../i18n/format.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { enumKey } from '../../schema/labels.ts';
 import { useArea } from '../../shell/area.ts';
 import { CustomerTabTable } from '../customers/CustomerTabTable.tsx';
 import { useSavedChecks } from './hooks.ts';
 import { enumLabelKey, labelKey } from './labels.ts';
-import { checkPagePath, francs, SCENARIOS } from './model.ts';
+import { checkPagePath, checkWhen, francs, SCENARIOS } from './model.ts';
 
 const ui = (key: string) => `app.globalCheck.ui.${key}`;
 const numeric = { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' } as const;
@@ -86,7 +85,7 @@ export function CustomerGlobalCheckTab() {
                 component={RouterLink}
                 to={checkPagePath(area, customer.id, { check: check.id })}
               >
-                {formatDate(check.checkDate, locale)}
+                {checkWhen(check, data, locale)}
               </Link>
             </TableCell>
             <TableCell>
