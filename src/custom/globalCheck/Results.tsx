@@ -30,7 +30,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import { api, messageOf } from '../../dataProvider/apiClient.ts';
 import { enumKey } from '../../schema/labels.ts';
-import { resourceHref } from '../../shell/paths.ts';
+import { contractHref, resourceHref } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import {
   type BenefitLine,
@@ -57,6 +57,7 @@ interface FollowUpAnswer {
 
 function BenefitRows({ lines, childrenOf }: { lines: BenefitLine[]; childrenOf: Child[] }) {
   const translate = useTranslate();
+  const area = useArea();
   const who = (line: BenefitLine) => {
     const beneficiary = line.beneficiary ?? 'insured';
     if (beneficiary !== 'child') return translate(enumKey('pensionBeneficiary', beneficiary));
@@ -67,7 +68,18 @@ function BenefitRows({ lines, childrenOf }: { lines: BenefitLine[]; childrenOf: 
     <>
       {lines.map((line, index) => (
         <TableRow key={index} data-testid="gc-benefit">
-          <TableCell>{translate(enumKey('pensionSource', camel(line.source)))}</TableCell>
+          <TableCell>
+            {line.contractId && contractHref(area, 'closure', 'show', line.contractId) ? (
+              <Link
+                component={RouterLink}
+                to={contractHref(area, 'closure', 'show', line.contractId) ?? '#'}
+              >
+                {translate(enumKey('pensionSource', camel(line.source)))}
+              </Link>
+            ) : (
+              translate(enumKey('pensionSource', camel(line.source)))
+            )}
+          </TableCell>
           <TableCell>{translate(enumKey('pensionKind', camel(line.kind)))}</TableCell>
           <TableCell>{who(line)}</TableCell>
           <TableCell align="right" sx={numeric}>
@@ -131,7 +143,9 @@ function Head() {
         <TableCell>{translate(ui('table.source'))}</TableCell>
         <TableCell>{translate(ui('table.kind'))}</TableCell>
         <TableCell>{translate(ui('table.beneficiary'))}</TableCell>
-        <TableCell align="right">{translate(ui('table.monthly'))}</TableCell>
+        <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+          {translate(ui('table.monthly'))}
+        </TableCell>
         <TableCell>{translate(ui('table.notes'))}</TableCell>
       </TableRow>
     </TableHead>
