@@ -11,6 +11,7 @@ import { seedDemoCommissions } from './commissions.ts';
 import { seedDemoLeads } from './leads.ts';
 import { seedDemoOffers } from './offers.ts';
 import { seedDemoComparisons } from './comparisons.ts';
+import { seedDemoGlobalChecks } from './globalChecks.ts';
 import { seedDemoContracts } from './contracts.ts';
 import { seedDemoCustomers } from './customers.ts';
 import { seedDemoIdentity } from './identity.ts';
@@ -339,6 +340,7 @@ export async function seedDemo(
     await seedDemoLeads(trx);
     await seedDemoOffers(trx);
     await seedDemoComparisons(trx);
+    await seedDemoGlobalChecks(trx);
     if (options.commissions ?? process.env.DEMO_COMMISSIONS !== '0') await seedDemoCommissions(trx);
   });
   // The planner's statistics of the tables just filled (PGlite never analyses by itself).

@@ -89,7 +89,7 @@ const CIVIL: Record<string, string> = {
 const sexOf = (gender: unknown) => (gender === 'male' || gender === 'female' ? gender : undefined);
 
 /** The form's prefill for a new check of the customer (a create body, wire keys). */
-async function defaultsOf(db: DB, customer: ResourceRow): Promise<ResourceRow> {
+export async function defaultsOf(db: DB, customer: ResourceRow): Promise<ResourceRow> {
   const customerId = Number(customer.id);
   const today = swissToday();
   const last = await db

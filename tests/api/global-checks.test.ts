@@ -5,6 +5,7 @@
  * report (downloaded and stored as a document) and a gap followed up as a reminder or a lead
  * (409 without a gap). Both engines.
  */
+import dayjs from 'dayjs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { swissToday } from '../../src/schema/swiss-time.ts';
@@ -18,6 +19,7 @@ let t: TestApp;
 const users: Record<string, number> = {};
 const unique = Math.random().toString(36).slice(2, 8);
 const today = swissToday();
+const lastYear = dayjs(today).subtract(1, 'year').format('YYYY-MM-DD');
 let customer: Row;
 let lifeContract: number;
 
@@ -140,6 +142,30 @@ afterAll(async () => {
   await t?.close();
 });
 
+describe('the demo', () => {
+  it('has saved checks of four customers, one checked twice a year apart', async () => {
+    const rows = await t.database.db
+      .selectFrom('global_checks')
+      .select(['customer_id', 'check_date', 'results'])
+      .execute();
+    const byCustomer = new Map<number, string[]>();
+    for (const row of rows) {
+      const day =
+        (row.check_date as unknown) instanceof Date
+          ? (row.check_date as unknown as Date).toISOString()
+          : String(row.check_date);
+      byCustomer.set(row.customer_id, [
+        ...(byCustomer.get(row.customer_id) ?? []),
+        day.slice(0, 10),
+      ]);
+      expect(row.results).toHaveProperty('scenarios.retirement.gap');
+    }
+    expect(byCustomer.size).toBe(4);
+    const twice = [...byCustomer.values()].find((days) => days.length === 2);
+    expect(twice?.sort()).toEqual([lastYear, today]);
+  });
+});
+
 describe('saving a check', () => {
   it('computes the own cover and the results, and reads them back', async () => {
     const check = await created(CONSULTANT, '/api/global-checks', body());
@@ -207,7 +233,7 @@ describe('saving a check', () => {
     // A year earlier (the day is the server's: set here as an older check would have it).
     await t.database.db
       .updateTable('global_checks')
-      .set({ check_date: `${Number(today.slice(0, 4)) - 1}${today.slice(4, 10)}` } as never)
+      .set({ check_date: lastYear } as never)
       .where('id', '=', Number(before.id))
       .execute();
     const after = await created(ADMIN, '/api/global-checks', body({ gross_income: 120000 }));
