@@ -375,6 +375,15 @@ describe('the Global check page', () => {
   });
 });
 
+describe('a check that cannot be opened', () => {
+  it('says so instead of loading forever', async () => {
+    checkApi();
+    renderPage('/customers/5/global-check?check=99');
+    expect(await screen.findByTestId('gc-load-error')).toBeTruthy();
+    expect(screen.queryByTestId('gc-form')).toBeNull();
+  });
+});
+
 describe('the customer’s Global check tab', () => {
   it('lists the saved checks with their gaps and links to the page', async () => {
     checkApi({

@@ -205,7 +205,7 @@ export function GlobalCheckWorkspace({ customerId }: { customerId: number }) {
   const one = useGetOne<SavedCheck>(
     RESOURCE,
     { id: openedId ?? 0 },
-    { enabled: openedId !== null && !fromList && !checks.isPending },
+    { enabled: openedId !== null && !fromList && !checks.isPending, retry: false },
   );
   const opened = openedId === null ? undefined : (fromList ?? one.data);
   const compared = useGetOne<SavedCheck>(
@@ -296,9 +296,16 @@ export function GlobalCheckWorkspace({ customerId }: { customerId: number }) {
   const results = showsSaved ? (opened?.results ?? null) : (live.preview?.results ?? null);
   const checkId = showsSaved && opened ? opened.id : null;
   const comparable = saved.filter((check) => check.id !== checkId);
-  const loading = checks.isPending || (values === null && !defaults.isError);
+  const failed = checks.error ?? (one.isError ? one.error : null);
+  const loading = checks.isPending || (values === null && !defaults.isError && !failed);
 
   if (loading) return <Loading />;
+  if (failed && values === null)
+    return (
+      <Alert severity="error" data-testid="gc-load-error">
+        {translate(messageOf(failed))}
+      </Alert>
+    );
   return (
     <FormContext.Provider value={form}>
       <Stack spacing={2} data-testid="global-check">
