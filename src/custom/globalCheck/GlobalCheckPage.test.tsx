@@ -229,9 +229,12 @@ function renderPage(at = '/customers/5/global-check') {
   );
 }
 
+/** Waits past the preview's delay (400 ms) on a busy machine. */
+const SLOW = { timeout: 4000 };
+
 const fieldOf = (input: HTMLElement) => input.closest('.MuiFormControl-root') as HTMLElement;
 
-describe('the Global check page', () => {
+describe('the Global check page', { timeout: 20_000 }, () => {
   it('prefills a new check from the customer’s data and shows the preview per tab', async () => {
     const seen = checkApi();
     renderPage();
@@ -241,7 +244,7 @@ describe('the Global check page', () => {
     expect((screen.getByTestId('gc-partner.grossIncome') as HTMLInputElement).value).toBe('70000');
     expect((screen.getByTestId('gc-children.0.firstName') as HTMLInputElement).value).toBe('Lea');
     // The preview answers with the five scenarios: retirement first.
-    const gap = await screen.findByTestId('gc-gap');
+    const gap = await screen.findByTestId('gc-gap', {}, SLOW);
     expect(gap.getAttribute('data-gap')).toBe('1200');
     expect(screen.getByTestId('gc-row-gap').textContent).toContain("CHF 1'200");
     expect(screen.getByTestId('gc-benefit').textContent).toContain('AHV');
@@ -292,10 +295,13 @@ describe('the Global check page', () => {
     });
     renderPage();
     const income = (await screen.findByTestId('gc-grossIncome')) as HTMLInputElement;
-    await screen.findByTestId('gc-results');
+    await screen.findByTestId('gc-results', {}, SLOW);
     answerWithError = true;
     fireEvent.change(income, { target: { value: '2000000' } });
-    await waitFor(() => expect(within(fieldOf(income)).getByText('At most 1000000')).toBeTruthy());
+    await waitFor(
+      () => expect(within(fieldOf(income)).getByText('At most 1000000')).toBeTruthy(),
+      SLOW,
+    );
     expect(income.value).toBe('2000000');
     expect(screen.getByTestId('gc-fix-inputs')).toBeTruthy();
     expect(screen.getByTestId('gc-unsaved')).toBeTruthy();
@@ -307,10 +313,12 @@ describe('the Global check page', () => {
     const degree = (await screen.findByTestId('gc-disabilityDegree')) as HTMLInputElement;
     fireEvent.change(degree, { target: { value: '60' } });
     fireEvent.click(screen.getByTestId('gc-save'));
-    await waitFor(() =>
-      expect(seen.some((entry) => entry.method === 'POST' && entry.path === 'global-checks')).toBe(
-        true,
-      ),
+    await waitFor(
+      () =>
+        expect(
+          seen.some((entry) => entry.method === 'POST' && entry.path === 'global-checks'),
+        ).toBe(true),
+      SLOW,
     );
     const create = seen.find((entry) => entry.method === 'POST' && entry.path === 'global-checks');
     expect(create?.body).toMatchObject({
@@ -331,7 +339,10 @@ describe('the Global check page', () => {
     expect(create?.body).not.toHaveProperty('results');
     expect(create?.body).not.toHaveProperty('check_date');
     // The saved check is opened: its date shows, and the follow-ups can be made.
-    await waitFor(() => expect(screen.getByTestId('gc-opened').textContent).toContain('Check of'));
+    await waitFor(
+      () => expect(screen.getByTestId('gc-opened').textContent).toContain('Check of'),
+      SLOW,
+    );
     expect((screen.getByTestId('gc-follow-up-lead-retirement') as HTMLButtonElement).disabled).toBe(
       false,
     );
