@@ -444,6 +444,23 @@ describe('settings', () => {
 describe('offer credentials', () => {
   const secret = 'Offerten-Geheimnis$42';
 
+  // The demo gives every staff user the comparison stand-in's credentials: these start from none.
+  beforeAll(async () => {
+    const ids = await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', 'in', [CONSULTANT, CONSULTANT2])
+      .execute();
+    await t.database.db
+      .deleteFrom('offer_credentials')
+      .where(
+        'user_id',
+        'in',
+        ids.map((row) => row.id),
+      )
+      .execute();
+  });
+
   it('stores them encrypted and never answers the password', async () => {
     expect(data(await call(CONSULTANT, 'GET', '/api/account/offer-credentials'))).toEqual({
       offer_username: null,

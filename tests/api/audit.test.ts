@@ -222,6 +222,8 @@ describe('every mutating route writes audit rows in its transaction', () => {
       consultant,
     );
     const secret = 'Sehr-Geheim-42';
+    // The demo gives every staff user the comparison stand-in's credentials: start from none.
+    await t.database.db.deleteFrom('offer_credentials').where('user_id', '=', consultant).execute();
     const offer = await send(
       'PUT',
       '/api/account/offer-credentials',
