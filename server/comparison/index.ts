@@ -241,8 +241,7 @@ export default async function comparison(app: FastifyInstance): Promise<void> {
     assertNoErrors(errors);
     const values: ResourceRow = {};
     for (const key of allowed) if (key in body) values[key] = withoutNulls(body[key]) ?? null;
-    const before = stored ? fieldsOf(stored) : {};
-    const fields = { ...before, ...fieldsOf({ ...(stored ?? {}), ...values }) };
+    const fields = fieldsOf({ ...(stored ?? {}), ...values });
     const index = COMPARISON_STEPS.indexOf(step);
     let stepsDone = Number(stored?.steps_done ?? 0);
     if (complete) {

@@ -16,8 +16,8 @@ export const CANTONS = [
   'NW', 'OW', 'SG', 'SH', 'SO', 'SZ', 'TG', 'TI', 'UR', 'VD', 'VS', 'ZG', 'ZH',
 ] as const; // prettier-ignore
 
-export const COMPARISON_STATUSES = ['open', 'complete', 'compared', 'offered'] as const;
-export type ComparisonStatus = (typeof COMPARISON_STATUSES)[number];
+/** A draft's status (schemas/car-comparison-drafts.schema.json, set by the server). */
+export type ComparisonStatus = 'open' | 'complete' | 'compared' | 'offered';
 
 /** The id of the car product in the fixed catalogue (server/migrations/0003). */
 export const CAR_PRODUCT_ID = 7;
@@ -252,16 +252,6 @@ export function stepProblems(
   return problems;
 }
 
-/** How many steps are done in order, given the steps saved as done. */
-export function stepsDoneOf(done: ReadonlySet<ComparisonStep>): number {
-  let count = 0;
-  for (const step of COMPARISON_STEPS) {
-    if (!done.has(step)) break;
-    count += 1;
-  }
-  return count;
-}
-
 /** The one-line label of a draft: manufacturer type · MM/YYYY · canton. */
 export function draftSummary(draft: ComparisonDraftFields): string {
   const car = draft.car ?? {};
@@ -299,14 +289,3 @@ export interface ComparisonResults {
   label: string | null;
   quotes: ComparisonQuote[];
 }
-
-/** The add-ons a quote may name (translated as app.fs24.addOn.<code>). */
-export const ADD_ONS = [
-  'parking',
-  'gross_negligence',
-  'passenger_accident',
-  'personal_effects',
-  'bonus_protection',
-  'free_garage',
-  'assistance',
-] as const;
