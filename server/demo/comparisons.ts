@@ -78,6 +78,9 @@ export async function seedDemoComparisons(db: DB, now: number = Date.now()): Pro
   const dateText = (value: unknown) =>
     value instanceof Date ? dayjs(value).format('YYYY-MM-DD') : String(value).slice(0, 10);
 
+  // The sample insurers' companies (matched by their German name, as the stand-in names them).
+  const companies = await db.selectFrom('companies').select(['id', 'name_de']).execute();
+
   for (const [index, customer] of customers.entries()) {
     const state = plan[index]!;
     const [manufacturer, type, year, month, km] = cars[index]!;
@@ -157,11 +160,6 @@ export async function seedDemoComparisons(db: DB, now: number = Date.now()): Pro
         : fields;
     const compared = state === 'compared' || state === 'offered';
     const quotes = compared ? sampleQuotes(fields, iso(today)) : [];
-    const companies = await db
-      .selectFrom('companies')
-      .select(['id', 'name_de'])
-      .where('name_de', 'in', quotes.length > 0 ? quotes.map((quote) => quote.insurer) : ['–'])
-      .execute();
     const priced = quotes
       .map((quote) => ({
         ...quote,
