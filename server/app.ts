@@ -40,6 +40,7 @@ import notifications from './notifications/index.ts';
 import offers from './offers/index.ts';
 import comparison from './comparison/index.ts';
 import globalCheck from './global-check/index.ts';
+import signatures from './signatures/index.ts';
 import { type ComparisonConfig, comparisonConfigFromEnv } from './comparison/adapter.ts';
 import reminders from './reminders/index.ts';
 import reports from './reports/index.ts';
@@ -334,6 +335,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(offers); // after commissions: an accepted offer's closure is settled
   await app.register(comparison); // after offers: chosen results become offers
   await app.register(globalCheck); // after offers and comparison: gaps become reminders or leads
+  await app.register(signatures); // after contracts and commissions: a signed mandate settles
   await app.register(reminders);
   await app.register(tasks);
   await app.register(reports);

@@ -82,7 +82,7 @@ export function declarePersonalData(hook: PersonalDataHook): () => void {
  */
 export function declareCustomerRows(options: {
   name: string;
-  table: 'reminders' | 'offers' | 'car_comparison_drafts' | 'global_checks';
+  table: 'reminders' | 'offers' | 'car_comparison_drafts' | 'global_checks' | 'signature_requests';
   column: 'client_id' | 'customer_id';
   beforeDelete?: (trx: Transaction<Tables>, customerId: number) => Promise<void>;
 }): PersonalDataHook {

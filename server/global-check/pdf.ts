@@ -21,7 +21,7 @@ import { dateText } from '../customers/rules.ts';
 import type { DB } from '../db/index.ts';
 import type { ResourceRow } from '../db/resource.ts';
 import { releaseLabel } from '../i18n/source.ts';
-import { swissNumber, wrap, writable } from '../pdf/text.ts';
+import { longDate, swissNumber, wrap, writable } from '../pdf/text.ts';
 
 const PAGE = { width: 595.28, height: 841.89 };
 const MARGIN = 50;
@@ -38,17 +38,9 @@ const TOPIC_SCENARIOS: Record<string, readonly ScenarioKind[]> = {
 
 const json = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value);
 
-/** A day in the language's long form (28. November 2026; for French, as the others). */
+/** A day in the language's long form (28. November 2026; French as English, spec §1). */
 export function longDay(value: unknown, language: Language): string {
-  const text = dateText(value);
-  if (!text) return '';
-  const date = new Date(`${text}T12:00:00Z`);
-  return new Intl.DateTimeFormat(`${language}-CH`, {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(date);
+  return longDate(dateText(value), language);
 }
 
 export const chf = (value: number) => `CHF ${swissNumber(Math.round(value))}`;

@@ -23,7 +23,10 @@ export type MailKind =
   // Leads (server/leads/notify.ts): the assignee's notification, and the lead to its source's
   // "e-mail to" address.
   | 'lead-assigned'
-  | 'lead-to-lead-source';
+  | 'lead-to-lead-source'
+  // Signatures (server/signatures/): the link to the signer, and the notice that it was signed.
+  | 'signature-request'
+  | 'signature-signed';
 
 interface Text {
   subject: string;
@@ -282,6 +285,42 @@ export const MAIL_TEMPLATES: Record<MailKind, Record<MailLanguage, Text>> = {
     it: {
       subject: 'Feedback sull’appuntamento del {{when}}',
       body: 'Buongiorno\n\nFeedback sull’appuntamento del {{when}} con {{customer}} (fonte di lead {{source}}):\n\nStato: {{status}}\n{{note}}\n\nCordiali saluti\nGS CRM',
+    },
+  },
+  'signature-request': {
+    de: {
+      subject: 'Bitte unterschreiben: {{document}}',
+      body: 'Guten Tag {{name}}\n\n{{sender}} bittet Sie, das Dokument «{{document}}» online zu unterschreiben. Öffnen Sie dazu diesen Link (gültig bis {{date}}, nur einmal verwendbar):\n\n{{link}}\n\nSie sehen das Dokument, unterschreiben mit dem Finger oder der Maus und bestätigen. Bei Fragen wenden Sie sich an {{sender}}.\n\nFreundliche Grüsse\nGS CRM',
+    },
+    en: {
+      subject: 'Please sign: {{document}}',
+      body: 'Hello {{name}}\n\n{{sender}} asks you to sign the document "{{document}}" online. Open this link (valid until {{date}}, usable once):\n\n{{link}}\n\nYou will see the document, sign with your finger or the mouse and confirm. If you have questions, contact {{sender}}.\n\nKind regards\nGS CRM',
+    },
+    fr: {
+      subject: 'Merci de signer : {{document}}',
+      body: 'Bonjour {{name}}\n\n{{sender}} vous prie de signer en ligne le document « {{document}} ». Ouvrez ce lien (valable jusqu’au {{date}}, utilisable une seule fois) :\n\n{{link}}\n\nVous verrez le document, signerez avec le doigt ou la souris et confirmerez. Pour toute question, adressez-vous à {{sender}}.\n\nMeilleures salutations\nGS CRM',
+    },
+    it: {
+      subject: 'Da firmare: {{document}}',
+      body: 'Buongiorno {{name}}\n\n{{sender}} le chiede di firmare online il documento «{{document}}». Apra questo link (valido fino al {{date}}, utilizzabile una sola volta):\n\n{{link}}\n\nVedrà il documento, firmerà con il dito o il mouse e confermerà. Per domande si rivolga a {{sender}}.\n\nCordiali saluti\nGS CRM',
+    },
+  },
+  'signature-signed': {
+    de: {
+      subject: 'Unterschrieben: {{document}}',
+      body: '{{signer}} hat «{{document}}» von {{customer}} online unterschrieben ({{place}}). Die unterschriebene Fassung liegt bei den Dokumenten.',
+    },
+    en: {
+      subject: 'Signed: {{document}}',
+      body: '{{signer}} signed "{{document}}" of {{customer}} online ({{place}}). The signed version is with the documents.',
+    },
+    fr: {
+      subject: 'Signé : {{document}}',
+      body: '{{signer}} a signé en ligne « {{document}} » de {{customer}} ({{place}}). La version signée se trouve dans les documents.',
+    },
+    it: {
+      subject: 'Firmato: {{document}}',
+      body: '{{signer}} ha firmato online «{{document}}» di {{customer}} ({{place}}). La versione firmata è tra i documenti.',
     },
   },
 };

@@ -15,7 +15,11 @@ import { type MailKind, renderMail } from '../mail/templates.ts';
 
 export type NotificationKind = Extract<
   MailKind,
-  'reminder-due' | 'appointment-assigned' | 'feedback-missing' | 'lead-assigned'
+  | 'reminder-due'
+  | 'appointment-assigned'
+  | 'feedback-missing'
+  | 'lead-assigned'
+  | 'signature-signed'
 >;
 
 export interface Notice {

@@ -2,7 +2,7 @@
  * Text for pdf-lib's standard fonts (payout statements, offers). The standard Helvetica fonts
  * write Windows-1252 only: other characters (a customer named in Cyrillic) are written without
  * their accents where that helps (ł → l) and else as '?'; `wrap` breaks text into lines that fit;
- * `swissNumber` writes a number the Swiss way.
+ * `swissNumber` writes a number the Swiss way; `longDate` a day in words.
  */
 import type { PDFFont } from 'pdf-lib';
 
@@ -72,4 +72,25 @@ export function swissNumber(value: number, decimals?: number): string {
     maximumFractionDigits: decimals ?? 2,
   });
   return apostrophe(format.format(value));
+}
+
+/**
+ * A day (YYYY-MM-DD, or a date) in the language's long form: "28. November 2026",
+ * "28 novembre 2026"; French in the English form, as the app shows dates (spec §1).
+ */
+export function longDate(value: unknown, language: string): string {
+  const text =
+    value instanceof Date
+      ? value.toISOString().slice(0, 10)
+      : typeof value === 'string'
+        ? value
+        : '';
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return '';
+  const locale = { de: 'de-CH', it: 'it-CH', en: 'en-GB', fr: 'en-GB' }[language] ?? 'de-CH';
+  return new Intl.DateTimeFormat(locale, {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${text.slice(0, 10)}T12:00:00Z`));
 }

@@ -195,6 +195,26 @@ export const ERROR_TEXTS = {
   globalCheckNoLeadSource:
     'No lead source can be used for a lead of this customer (none visible to you and their consultant).',
 
+  // Signatures (server/signatures/).
+  signatureDocumentType:
+    'Only a broker mandate, an advice protocol or an application can be signed online (this document is: {{type}}).',
+  signatureNotPdf: 'Only a PDF can be signed online: this document has no PDF file.',
+  signatureTooLarge: 'The PDF is too large to be signed online: at most {{limit}}.',
+  signaturePdfUnreadable:
+    'The PDF cannot be signed online: it is protected by a password or damaged.',
+  signatureNotOpen: 'This signature request is no longer open ({{status}}).',
+  signatureLinkInvalid:
+    'This signing link is not valid. Check that you opened the whole link from the mail.',
+  signatureLinkUsed:
+    'This document has already been signed with this link. The link works only once.',
+  signatureLinkRevoked: 'This signing link was withdrawn. Ask your consultant for a new one.',
+  signatureLinkExpired: 'This signing link has expired. Ask your consultant for a new one.',
+  signatureDocumentGone: 'The document of this link is no longer available. Ask your consultant.',
+  signatureDocumentChanged:
+    'The document was changed after this link was sent, so it can no longer be signed with it. Ask your consultant for a new link.',
+  signatureEmpty: 'Please sign in the field: it is still empty.',
+  signatureConsent: 'Please confirm that you have read the document and sign it electronically.',
+
   // Files.
   fileEmpty: 'The file is empty.',
   fileType: 'This type of file is not accepted ({{type}}). Allowed: {{allowed}}.',

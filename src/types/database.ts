@@ -1032,6 +1032,7 @@ export interface DocumentsTable {
   search_document: GeneratedAlways<string | null>;
   contract_id: number | null;
   signed_on: string | null;
+  original_document_id: number | null;
 }
 
 /** Resource `external-users` (`schemas/external-users.schema.json`). */
@@ -1629,6 +1630,41 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
+/** Resource `signature-requests` (`schemas/signature-requests.schema.json`). */
+export interface SignatureRequestsTable {
+  id: Generated<number>;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+  version: Generated<number>;
+  customer_id: number | null;
+  document_id: number | null;
+  contract_id: number | null;
+  document_name: string | null;
+  document_type: string | null;
+  signer_name: string;
+  signer_email: string | null;
+  language: string;
+  status: Generated<string | null>;
+  expires_at: Timestamp | null;
+  document_hash: string | null;
+  created_by: number | null;
+  revoked_at: Timestamp | null;
+  signed_at: Timestamp | null;
+  signed_name: string | null;
+  signed_place: string | null;
+  signed_ip: string | null;
+  signed_user_agent: string | null;
+  signed_hash: string | null;
+  signed_document_id: number | null;
+  search_document: GeneratedAlways<string | null>;
+}
+
+/** Hand-written: `server/migrations/0038_signatures.sql`. */
+export interface SignatureTokensTable {
+  request_id: number;
+  token_hash: string;
+}
+
 /** Resource `sub-broker-rules` (`schemas/sub-broker-rules.schema.json`). */
 export interface SubBrokerRulesTable {
   id: Generated<number>;
@@ -1890,6 +1926,8 @@ export interface Database {
   reminders: RemindersTable;
   schema_migrations: SchemaMigrationsTable;
   sessions: SessionsTable;
+  signature_requests: SignatureRequestsTable;
+  signature_tokens: SignatureTokensTable;
   sub_broker_rules: SubBrokerRulesTable;
   sub_brokers: SubBrokersTable;
   sub_product_variants: SubProductVariantsTable;
@@ -1927,6 +1965,7 @@ export type ResourceTableName =
   | 'payouts'
   | 'products'
   | 'reminders'
+  | 'signature_requests'
   | 'sub_broker_rules'
   | 'sub_brokers'
   | 'sub_product_variants'

@@ -1991,6 +1991,10 @@ export interface Document {
   mimeType?: string;
   sizeBytes?: number;
   uploadedBy?: number;
+  /**
+   * The document this one is the signed version of (an online signature: server/signatures/); null for any other document.
+   */
+  originalDocumentId?: number;
 }
 
 /** Resource `external-users`. */
@@ -3270,6 +3274,91 @@ export interface Reminder {
   notifiedAt?: string;
 }
 
+/** Resource `signature-requests`. */
+/**
+ * A document (PDF: broker mandate, advice protocol or application) sent to a person to sign online (issue 19; docs/ARCHITECTURE.md "Signatures"). Made with POST /api/documents/{id}/signature-requests, which answers the secret link once (/attach-signatures/{id}?lang=…&token=…) and mails it; revoked with POST /api/signature-requests/{id}/revoke; signed on the public page through /api/public/signatures/{id}…, which stamps the signature, name, date and place into the PDF and stores it as a new document beside the original. The link is random, expiring, single-use and bound to the hash of the document version it was made for. Every field but the signer is the server's; a consultant sees the requests of their customers (customerId, x-owner-via). Listed and read through the generic routes; never deleted but with their customer.
+ */
+export interface SignatureRequest {
+  id?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  /**
+   * Incremented by every write. Send back the version a change is based on (here or as If-Match: "<version>"); a stale one answers 409 with the current record.
+   */
+  version?: number;
+  /**
+   * The customer of the document.
+   */
+  customerId?: number;
+  /**
+   * The document to sign (null once that document was deleted: the link then opens nothing).
+   */
+  documentId?: number;
+  /**
+   * The contract of the document, if it names one.
+   */
+  contractId?: number;
+  /**
+   * The document's name when the request was made (kept when the document goes).
+   */
+  documentName?: string;
+  documentType?: 'mandate' | 'advice_protocol' | 'application';
+  /**
+   * Who is to sign (the customer, or a person of their household).
+   */
+  signerName: string;
+  /**
+   * Where the link is mailed; without one the consultant passes the link on.
+   */
+  signerEmail?: string;
+  /**
+   * The language of the mail and the signing page (the link's ?lang=).
+   */
+  language: 'de' | 'en' | 'fr' | 'it';
+  /**
+   * open until signed, revoked (by staff, or by a newer request for the same document) or expired.
+   */
+  status?: 'open' | 'signed' | 'revoked' | 'expired';
+  /**
+   * After this the link opens nothing.
+   */
+  expiresAt?: string;
+  /**
+   * SHA-256 (hex) of the document's file the link is bound to.
+   */
+  documentHash?: string;
+  /**
+   * Who sent it; notified when it is signed (and the customer's consultant).
+   */
+  createdBy?: number;
+  revokedAt?: string;
+  signedAt?: string;
+  /**
+   * The name the signer confirmed (stamped into the PDF).
+   */
+  signedName?: string;
+  /**
+   * The place the signer gave (stamped into the PDF).
+   */
+  signedPlace?: string;
+  /**
+   * The address the signature came from.
+   */
+  signedIp?: string;
+  /**
+   * The signer's browser (its user agent).
+   */
+  signedUserAgent?: string;
+  /**
+   * SHA-256 (hex) of the signed PDF.
+   */
+  signedHash?: string;
+  /**
+   * The signed version, stored beside the original.
+   */
+  signedDocumentId?: number;
+}
+
 /** Resource `sub-broker-rules`. */
 /**
  * A payout rule of a sub-broker (organizationId): from dateFrom to dateTo, business of insuranceType (optionally only with companyIds) pays the sub-broker percentagePayout percent, and shareOfMandateBusiness percent of the broker-mandate business.
@@ -3592,6 +3681,7 @@ export interface ResourceRecords {
   'payouts': Payout;
   'products': Product;
   'reminders': Reminder;
+  'signature-requests': SignatureRequest;
   'sub-broker-rules': SubBrokerRule;
   'sub-brokers': SubBroker;
   'sub-product-variants': SubProductVariant;
