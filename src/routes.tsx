@@ -353,5 +353,8 @@ export const PUBLIC_ROUTES: PublicRoute[] = [
   { path: 'app-elements-guide', page: lazyPage(() => import('./custom/AppElementsGuide.tsx')) },
   { path: 'financescout24/{clientID}', page: Comparison },
   { path: 'financescout24/{clientID}/{draftID}', page: Comparison },
-  { path: 'attach-signatures/{id}', coming: 'signatures' },
+  {
+    path: 'attach-signatures/{id}',
+    page: lazyPage(() => import('./custom/signatures/SigningPage.tsx')),
+  },
 ];

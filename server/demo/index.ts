@@ -12,6 +12,7 @@ import { seedDemoLeads } from './leads.ts';
 import { seedDemoOffers } from './offers.ts';
 import { seedDemoComparisons } from './comparisons.ts';
 import { seedDemoGlobalChecks } from './globalChecks.ts';
+import { seedDemoSignatures } from './signatures.ts';
 import { seedDemoContracts } from './contracts.ts';
 import { seedDemoCustomers } from './customers.ts';
 import { seedDemoIdentity } from './identity.ts';
@@ -341,6 +342,7 @@ export async function seedDemo(
     await seedDemoOffers(trx);
     await seedDemoComparisons(trx);
     await seedDemoGlobalChecks(trx);
+    await seedDemoSignatures(trx);
     if (options.commissions ?? process.env.DEMO_COMMISSIONS !== '0') await seedDemoCommissions(trx);
   });
   // The planner's statistics of the tables just filled (PGlite never analyses by itself).

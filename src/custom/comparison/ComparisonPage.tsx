@@ -10,7 +10,6 @@
  */
 import AddIcon from '@mui/icons-material/Add';
 import DirectionsCarIcon from '@mui/icons-material/DirectionsCar';
-import LinkOffIcon from '@mui/icons-material/LinkOff';
 import {
   Alert,
   Box,
@@ -20,12 +19,8 @@ import {
   CardContent,
   Chip,
   CircularProgress,
-  Container,
   Link,
-  MenuItem,
-  Paper,
   Stack,
-  TextField,
   Typography,
 } from '@mui/material';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -34,7 +29,8 @@ import { Link as RouterLink, useNavigate, useParams, useSearchParams } from 'rea
 import { getStoredUser } from '../../auth/session.ts';
 import { messageOf, statusOf } from '../../dataProvider/apiClient.ts';
 import { formatDateTime } from '../../i18n/format.ts';
-import { isLanguage, LANGUAGES } from '../../i18n/index.ts';
+import { LinkProblem, PublicFrame } from '../../components/PublicFrame.tsx';
+import { isLanguage } from '../../i18n/index.ts';
 import { COMPARISON_STEPS } from '../../schema/comparison.ts';
 import { resourceHref } from '../../shell/paths.ts';
 import { type ComparisonInfo, comparisonApi, customerLabel, type DraftSummary } from './model.ts';
@@ -53,85 +49,27 @@ function Frame({
   subtitle?: string;
   action?: ReactNode;
 }) {
-  const translate = useTranslate();
   return (
-    <Box component="main" sx={{ minHeight: '100vh', bgcolor: 'grey.100', pb: 6 }}>
-      <Paper square elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
-        <Container
-          maxWidth="md"
-          sx={{ display: 'flex', alignItems: 'center', gap: 2, py: 1.5, flexWrap: 'wrap' }}
-        >
-          <DirectionsCarIcon color="primary" fontSize="large" />
-          <Box sx={{ flex: 1, minWidth: 200 }}>
-            <Typography variant="overline" color="text.secondary" sx={{ lineHeight: 1.4 }}>
-              {translate('app.fs24.brokerage')}
-            </Typography>
-            <Typography variant="h6" component="h1" sx={{ lineHeight: 1.3 }}>
-              {translate('app.fs24.title')}
-            </Typography>
-            {subtitle ? (
-              <Typography variant="body2" color="text.secondary" data-testid="fs24-customer">
-                {subtitle}
-              </Typography>
-            ) : null}
-          </Box>
-          {action}
-          <LanguageChoice />
-        </Container>
-      </Paper>
-      <Container maxWidth="md" sx={{ mt: 3 }}>
-        {children}
-      </Container>
-    </Box>
-  );
-}
-
-/** The language switch of the header; the choice also goes into the address (`lang`). */
-function LanguageChoice() {
-  const translate = useTranslate();
-  const [locale, setLocale] = useLocaleState();
-  const [params, setParams] = useSearchParams();
-  return (
-    <TextField
-      select
-      size="small"
-      value={locale}
-      onChange={(event) => {
-        const language = event.target.value;
-        setLocale(language);
-        const next = new URLSearchParams(params);
-        next.set('lang', language);
-        setParams(next, { replace: true });
-      }}
-      slotProps={{
-        htmlInput: { 'aria-label': translate('app.language'), 'data-testid': 'fs24-language' },
-      }}
-      fullWidth={false}
-      sx={{ minWidth: 130, flex: 'none' }}
+    <PublicFrame
+      icon={<DirectionsCarIcon color="primary" fontSize="large" />}
+      title="app.fs24.title"
+      subtitle={subtitle}
+      subtitleTestId="fs24-customer"
+      action={action}
+      languageTestId="fs24-language"
     >
-      {LANGUAGES.map((code) => (
-        <MenuItem key={code} value={code} lang={code}>
-          {translate(`app.languageNames.${code}`)}
-        </MenuItem>
-      ))}
-    </TextField>
+      {children}
+    </PublicFrame>
   );
 }
 
 function InvalidLink() {
-  const translate = useTranslate();
   return (
-    <Card data-testid="fs24-invalid">
-      <CardContent sx={{ textAlign: 'center', py: 5 }}>
-        <LinkOffIcon color="disabled" sx={{ fontSize: 56 }} />
-        <Typography variant="h5" component="h2" sx={{ mt: 1 }}>
-          {translate('app.fs24.invalid.title')}
-        </Typography>
-        <Typography color="text.secondary" sx={{ mt: 1, maxWidth: 480, mx: 'auto' }}>
-          {translate('app.fs24.invalid.text')}
-        </Typography>
-      </CardContent>
-    </Card>
+    <LinkProblem
+      title="app.fs24.invalid.title"
+      text="app.fs24.invalid.text"
+      testId="fs24-invalid"
+    />
   );
 }
 

@@ -62,6 +62,11 @@ import { enumKey, fieldLabelKey } from '../../schema/labels.ts';
 import { contractHref } from '../../shell/paths.ts';
 import { useArea } from '../../shell/area.ts';
 import { DocumentDownloadButton } from '../../components/DocumentDownloadButton.tsx';
+import {
+  DocumentSignatureActions,
+  SignatureRequestsPanel,
+  SignedVersionNote,
+} from '../signatures/SignatureRequestsPanel.tsx';
 import { DateFilterField } from '../../components/DateFilterField.tsx';
 import { CancelContractButton, DeleteContractButton } from './ContractActions.tsx';
 import { CommissionsTable } from './CommissionsTable.tsx';
@@ -502,6 +507,8 @@ function DocumentsSection() {
   const [update] = useUpdate();
   const refresh = useRefresh();
   const [choice, setChoice] = useState('');
+  // Bumped when a signature request was made: the requests below are read again.
+  const [requests, setRequests] = useState(0);
   const { data: documents = [], refetch } = useGetList<DocumentRecord>(
     'documents',
     {
@@ -563,7 +570,10 @@ function DocumentsSection() {
           <TableBody>
             {documents.map((document) => (
               <TableRow key={document.id}>
-                <TableCell>{document.documentName}</TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                  {document.documentName}
+                  <SignedVersionNote document={document} documents={documents} />
+                </TableCell>
                 <TableCell>
                   {document.documentType
                     ? translate(enumKey('documentType', document.documentType))
@@ -577,7 +587,11 @@ function DocumentsSection() {
                   ) : null}
                 </TableCell>
                 <TableCell>{formatDateTime(document.createdAt, locale)}</TableCell>
-                <TableCell align="right">
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <DocumentSignatureActions
+                    document={document}
+                    onChanged={() => setRequests((count) => count + 1)}
+                  />
                   <DocumentDownloadButton document={document} />
                 </TableCell>
               </TableRow>
@@ -585,6 +599,11 @@ function DocumentsSection() {
           </TableBody>
         </Table>
       )}
+      <SignatureRequestsPanel
+        filter={{ contractId: Number(record.id) }}
+        refreshKey={requests}
+        onChanged={refresh}
+      />
       <UploadToContract
         contract={record}
         onDone={() => {

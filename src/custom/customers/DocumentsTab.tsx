@@ -1,7 +1,9 @@
 /**
  * The documents tab: upload a file to the customer (name, type, what it relates to; progress while
  * it uploads), list the customer's documents, download (as an attachment, with the user's token)
- * and delete them. The server checks the type by content and the size.
+ * and delete them. The server checks the type by content and the size. A PDF can be viewed in the
+ * page, and a broker mandate, advice protocol or application sent for signing online; the requests
+ * and their signed versions are listed below (../signatures/).
  */
 import DeleteIcon from '@mui/icons-material/Delete';
 import UploadIcon from '@mui/icons-material/Upload';
@@ -22,6 +24,11 @@ import {
   Typography,
 } from '@mui/material';
 import { useRef, useState } from 'react';
+import {
+  DocumentSignatureActions,
+  SignatureRequestsPanel,
+  SignedVersionNote,
+} from '../signatures/SignatureRequestsPanel.tsx';
 import {
   useDelete,
   useGetList,
@@ -194,6 +201,8 @@ export function DocumentsTab() {
   const language = useLocale();
   const notify = useNotify();
   const [remove] = useDelete();
+  // Bumped when a signature request was made: the requests below are read again.
+  const [requests, setRequests] = useState(0);
   const {
     data = [],
     refetch,
@@ -229,6 +238,7 @@ export function DocumentsTab() {
                   {/* Long file names without spaces wrap anywhere rather than widen the table. */}
                   <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>
                     {document.documentName}
+                    <SignedVersionNote document={document} documents={data} />
                   </TableCell>
                   <TableCell>
                     {document.documentType
@@ -262,6 +272,10 @@ export function DocumentsTab() {
                   </TableCell>
                   <TableCell>{formatDateTime(document.createdAt, language)}</TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <DocumentSignatureActions
+                      document={document}
+                      onChanged={() => setRequests((count) => count + 1)}
+                    />
                     <DocumentDownloadButton document={document} testId="document-download" />
                     <IconButton
                       size="small"
@@ -287,6 +301,7 @@ export function DocumentsTab() {
           </Table>
         </TableContainer>
       )}
+      <SignatureRequestsPanel filter={{ customerId: Number(customer.id) }} refreshKey={requests} />
     </Box>
   );
 }
