@@ -119,7 +119,8 @@ export async function stampSignature(
   const { width, height, strokes } = facts.signature;
   const scale = Math.min(box.width / width, box.height / height);
   const offsetX = box.x + (box.width - width * scale) / 2;
-  const top = boxY + box.height - (box.height - height * scale) / 2;
+  // The pad's foot on the line: the ink sits above it as it did on the pad.
+  const top = boxY + height * scale;
   for (const stroke of strokes) {
     if (stroke.length < 2) continue;
     if (stroke.length === 2) {
