@@ -149,6 +149,14 @@ const RULES: Record<string, Rule> = {
   'POST /api/global-checks/:id/report': { access: 'authenticated' },
   'POST /api/global-checks/:id/follow-up': { access: 'authenticated' },
   'GET /api/leaderboard': { access: 'authenticated' },
+  // signatures (issue 19): staff ask and revoke for a document / request they see (404 otherwise);
+  // the signer has no account, only the link's token (404 without this request's token,
+  // tests/api/signatures.test.ts)
+  'POST /api/documents/:id/signature-requests': { access: 'authenticated' },
+  'POST /api/signature-requests/:id/revoke': { access: 'authenticated' },
+  'GET /api/public/signatures/:id': { access: 'public' },
+  'GET /api/public/signatures/:id/document': { access: 'public' },
+  'POST /api/public/signatures/:id/sign': { access: 'public' },
 };
 
 const ACTION = { GET: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
