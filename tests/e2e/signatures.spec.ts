@@ -10,7 +10,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { apiData, login, shot, tokenOf } from './helpers.ts';
+import { apiData, expectAccessible, login, shot, tokenOf } from './helpers.ts';
 
 const CONSULTANT = 'consultant@demo.gscrm.ch';
 type Row = Record<string, unknown>;
@@ -146,6 +146,7 @@ test('a broker mandate is sent, signed in French on a phone, and its signed vers
   await expect(signer.getByTestId('signing-intro')).toContainText('Mandat de courtage E2E');
   await expect(signer.getByTestId('signing-document').getByTestId('pdf-page')).toHaveCount(1);
   await expect(signer.getByTestId('signing-name')).toHaveValue(name);
+  await expectAccessible(signer);
   await signer.getByTestId('signing-place').fill('Lausanne');
   // French dates in the English form (spec §1).
   await expect(signer.getByTestId('signing-date')).toHaveValue(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);

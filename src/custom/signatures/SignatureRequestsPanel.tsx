@@ -12,7 +12,6 @@ import LinkOffIcon from '@mui/icons-material/LinkOff';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import {
   Box,
-  Button,
   Chip,
   type ChipProps,
   IconButton,
@@ -238,26 +237,30 @@ export function SignatureRequestsPanel({
                         </IconButton>
                       </Tooltip>
                       {row.signedDocumentId ? (
-                        <Button
-                          size="small"
-                          startIcon={<VisibilityIcon />}
-                          onClick={() => setViewing(row.signedDocumentId ?? null)}
-                          data-testid="signature-view-signed"
-                        >
-                          {translate('app.signatures.viewSigned')}
-                        </Button>
+                        <Tooltip title={translate('app.signatures.viewSigned')}>
+                          <IconButton
+                            size="small"
+                            aria-label={translate('app.signatures.viewSigned')}
+                            onClick={() => setViewing(row.signedDocumentId ?? null)}
+                            data-testid="signature-view-signed"
+                          >
+                            <VisibilityIcon fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
                       ) : null}
                     </>
                   ) : row.status === 'open' ? (
-                    <Button
-                      size="small"
-                      color="warning"
-                      startIcon={<LinkOffIcon />}
-                      onClick={() => setRevoking(row)}
-                      data-testid="signature-revoke"
-                    >
-                      {translate('app.signatures.revoke')}
-                    </Button>
+                    <Tooltip title={translate('app.signatures.revoke')}>
+                      <IconButton
+                        size="small"
+                        color="warning"
+                        aria-label={translate('app.signatures.revoke')}
+                        onClick={() => setRevoking(row)}
+                        data-testid="signature-revoke"
+                      >
+                        <LinkOffIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
                   ) : null}
                 </TableCell>
               </TableRow>
