@@ -243,6 +243,10 @@ describe('translate', () => {
     expect(provider.translate(keyed('app.serverErrors.maxLength', { limit: 100 }))).toBe(
       'Höchstens 100 Zeichen',
     );
+    // A bound is shown as numbers are (an income's maximum), a count stays a number.
+    expect(provider.translate(keyed('app.serverErrors.maxLength', { limit: 1000000 }))).toBe(
+      "Höchstens 1'000'000 Zeichen",
+    );
     // An English sentence is no key: shown as it is, never pattern-matched.
     expect(provider.translate('is required', { _: 'is required' })).toBe('is required');
   });

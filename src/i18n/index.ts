@@ -17,6 +17,7 @@
  * never the raw key — and is reported (./missing.ts). The server's errors arrive as keys with
  * arguments in react-admin's text form (src/schema/errors.ts `encodeKeyed`). Keys are flat and dotted (i18next keySeparator off).
  */
+import { formatNumber } from './format.ts';
 import { createInstance, type i18n as I18next, type Resource } from 'i18next';
 import { getI18nProvider } from 'ra-i18n-i18next';
 import type { I18nProvider } from 'react-admin';
@@ -256,7 +257,7 @@ export async function createI18nProvider(
     // A message with arguments in react-admin's text form (a server error's key, see
     // src/schema/errors.ts): its key translated with its arguments.
     const keyed = decodeKeyed(key);
-    if (keyed) return translate(keyed.message, { ...keyed.args, _: keyed.message });
+    if (keyed) return translate(keyed.message, { ...boundsShown(keyed.args), _: keyed.message });
     if (!catalogue.looksLikeKey(key)) {
       return values._ !== undefined ? base.translate(key, values) : key;
     }
@@ -322,4 +323,16 @@ export async function createI18nProvider(
       if (options?.save !== false) void save(locale);
     },
   };
+}
+
+/** The numeric bounds of a message ({{limit}}, {{min}}, {{max}}) as people read them: 1'000'000. */
+const BOUNDS = ['limit', 'min', 'max'];
+function boundsShown(args: Record<string, string | number> | undefined) {
+  if (!args) return args;
+  return Object.fromEntries(
+    Object.entries(args).map(([name, value]) => [
+      name,
+      BOUNDS.includes(name) && typeof value === 'number' ? formatNumber(value) : value,
+    ]),
+  );
 }
