@@ -213,7 +213,8 @@ describe('saving a check', () => {
     );
     expect((all.disease_disability as Row).waiting_period).toMatchObject({
       source: 'ktg',
-      days: 720,
+      from_day: 31,
+      days: 690,
     });
     for (const scenario of Object.values(all))
       expect(scenario.gap).toBe(Math.max(0, scenario.need - scenario.cover) || scenario.gap);

@@ -188,7 +188,15 @@ describe('BVG (the mandatory minimum)', () => {
     expect(tab.need).toBe(5333);
     expect(tab.cover).toBe(4097);
     expect(tab.gap).toBe(1237);
-    expect(tab.waitingPeriod).toMatchObject({ source: 'ktg', days: 720, cover: 5333, gap: 0 });
+    // The KTG after its 30-day waiting period (the employer's salary continuation covers those),
+    // for the rest of its 720 days.
+    expect(tab.waitingPeriod).toMatchObject({
+      source: 'ktg',
+      fromDay: 31,
+      days: 690,
+      cover: 5333,
+      gap: 0,
+    });
   });
 
   it('overinsurance: the BVG pensions cut to 90 % of the lost income (BVV 2 art. 24)', () => {

@@ -146,6 +146,10 @@ export interface PensionFigures {
     share: number;
     days: number;
     withinDays: number;
+    /** Days before the allowance starts (the waiting period the policy chooses; the employer's
+     *  salary continuation, OR art. 324a, covers them). The allowance is paid from the next day
+     *  for `days` less these. A market standard, not a law. */
+    waitingDays: number;
   };
   pillar3a: {
     /** BVV 3 art. 7 al. 1 a (Änderungen 2025): with a pension fund, CHF a year. */
@@ -241,7 +245,7 @@ const ROW_2025: PensionFigures = {
     dailyAllowanceShare: 0.8, // UVG art. 17 al. 1
     dailyAllowanceFromDay: 3, // UVG art. 16 al. 2
   },
-  ktg: { share: 0.8, days: 720, withinDays: 900 }, // market standard; KVG art. 72 al. 3
+  ktg: { share: 0.8, days: 720, withinDays: 900, waitingDays: 30 }, // market standard; KVG art. 72 al. 3
   pillar3a: {
     withPensionFund: 7258, // BVV 3 art. 7 al. 1 a; Änderungen 2025
     withoutPensionFundShare: 0.2, // BVV 3 art. 7 al. 1 b

@@ -545,7 +545,12 @@ export function computeGlobalCheck(input: GlobalCheckInput, year: number): Globa
       diseaseDisability: {
         ...scenario('diseaseDisability', needRaw, diseaseDisability, remaining),
         waitingPeriod: hasKtg
-          ? waiting('ktg', ktgMonthly(gross, degree, f), 1, f.ktg.days)
+          ? waiting(
+              'ktg',
+              ktgMonthly(gross, degree, f),
+              f.ktg.waitingDays + 1,
+              f.ktg.days - f.ktg.waitingDays,
+            )
           : waiting(null, 0, 1, null),
       },
       accidentDisability: {
