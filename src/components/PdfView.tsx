@@ -36,8 +36,8 @@ export function PdfView({
   testId = 'pdf-view',
   label,
 }: {
-  /** The file's bytes (copied: pdf.js hands its buffer to the worker). */
-  data: ArrayBuffer;
+  /** The file's bytes (copied: pdf.js hands its buffer to the worker); null while they load. */
+  data: ArrayBuffer | null;
   testId?: string;
   /** What the pages show, for screen readers. */
   label?: string;
@@ -62,7 +62,7 @@ export function PdfView({
   }, []);
 
   useEffect(() => {
-    if (width <= 0) return;
+    if (width <= 0 || !data) return;
     let live = true;
     let destroy: (() => void) | undefined;
     const urls: string[] = [];

@@ -6,7 +6,6 @@
  * once with a copy button; the customer's links, active, expired or revoked, and "revoke".
  */
 import AddIcon from '@mui/icons-material/Add';
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteIcon from '@mui/icons-material/Delete';
 import LinkIcon from '@mui/icons-material/Link';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
@@ -19,7 +18,6 @@ import {
   DialogContent,
   DialogTitle,
   IconButton,
-  InputAdornment,
   Link,
   MenuItem,
   Button as MuiButton,
@@ -43,6 +41,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
+import { LinkField } from '../../components/LinkField.tsx';
 import { api, fieldErrorsOf, messageOf } from '../../dataProvider/apiClient.ts';
 import { formatDate, formatDateTime } from '../../i18n/format.ts';
 import { isLanguage, type Language, LANGUAGES } from '../../i18n/index.ts';
@@ -95,7 +94,6 @@ function SendLinkDialog({
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [created, setCreated] = useState<CreatedLink | null>(null);
-  const [copied, setCopied] = useState(false);
   const dayCount = Number(days);
   const daysValid = Number.isInteger(dayCount) && dayCount >= 1 && dayCount <= LINK_DAYS.max;
   const address = created ? `${window.location.origin}${created.url}` : '';
@@ -118,15 +116,6 @@ function SendLinkDialog({
     }
   };
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(address);
-      setCopied(true);
-    } catch {
-      setCopied(false);
-    }
-  };
-
   return (
     <Dialog open onClose={() => onClose(created !== null)} fullWidth maxWidth="sm">
       <DialogTitle>{translate('app.fs24.links.sendTitle')}</DialogTitle>
@@ -136,32 +125,14 @@ function SendLinkDialog({
         {created ? (
           <>
             <Typography variant="body2">{translate('app.fs24.links.createdText')}</Typography>
-            <TextField
-              label={translate('app.fs24.links.address')}
+            <LinkField
               value={address}
-              fullWidth
-              size="small"
-              slotProps={{
-                htmlInput: { readOnly: true, 'data-testid': 'fs24-link-url' },
-                input: {
-                  endAdornment: (
-                    <InputAdornment position="end">
-                      <Tooltip title={translate('app.fs24.links.copy')}>
-                        <IconButton
-                          onClick={() => void copy()}
-                          aria-label={translate('app.fs24.links.copy')}
-                          data-testid="fs24-link-copy"
-                        >
-                          <ContentCopyIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                    </InputAdornment>
-                  ),
-                },
-              }}
-              onFocus={(event) => event.target.select()}
+              label="app.fs24.links.address"
+              copyLabel="app.fs24.links.copy"
+              copiedLabel="app.fs24.links.copied"
+              testId="fs24-link-url"
+              copyTestId="fs24-link-copy"
             />
-            {copied ? <Alert severity="success">{translate('app.fs24.links.copied')}</Alert> : null}
             <Typography variant="body2" color="text.secondary">
               {translate('app.fs24.links.validUntil', {
                 date: formatDateTime(created.expiresAt, locale),

@@ -3,14 +3,7 @@
  * ../../components/PdfView.tsx — a signed version is looked at here, signature page included.
  */
 import CloseIcon from '@mui/icons-material/Close';
-import {
-  Alert,
-  CircularProgress,
-  Dialog,
-  DialogContent,
-  DialogTitle,
-  IconButton,
-} from '@mui/material';
+import { Alert, Dialog, DialogContent, DialogTitle, IconButton } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { PdfView } from '../../components/PdfView.tsx';
@@ -52,10 +45,8 @@ export function DocumentPreview({
       <DialogContent dividers sx={{ bgcolor: 'grey.100' }} data-testid="document-preview">
         {loaded?.error ? (
           <Alert severity="error">{translate(loaded.error, { _: loaded.error })}</Alert>
-        ) : loaded?.bytes ? (
-          <PdfView data={loaded.bytes} label={document.documentName} />
         ) : (
-          <CircularProgress size={24} sx={{ m: 3 }} />
+          <PdfView data={loaded?.bytes ?? null} label={document.documentName} />
         )}
       </DialogContent>
     </Dialog>

@@ -5,7 +5,6 @@
  * correspondence language by default) and how many days the link stays valid. The link is shown
  * once, with "copy". A newer request withdraws the open one of the same document (said up front).
  */
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import {
   Alert,
   Button,
@@ -13,16 +12,14 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
-  IconButton,
-  InputAdornment,
   MenuItem,
   Stack,
   TextField,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
 import { useGetOne, useLocale, useTranslate } from 'react-admin';
+import { LinkField } from '../../components/LinkField.tsx';
 import { api, fieldErrorsOf, messageOf } from '../../dataProvider/apiClient.ts';
 import { formatDate } from '../../i18n/format.ts';
 import { isLanguage, type Language, LANGUAGES } from '../../i18n/index.ts';
@@ -60,7 +57,6 @@ export function SignatureRequestDialog({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<Created | null>(null);
-  const [copied, setCopied] = useState(false);
 
   const preferred = customer?.correspondenceLanguages?.[0];
   const name =
@@ -111,40 +107,17 @@ export function SignatureRequestDialog({
                 ? translate('app.signatures.mailed', { email: created.data.signerEmail ?? '' })
                 : translate('app.signatures.notMailed')}
             </Alert>
-            <TextField
-              label={translate('app.signatures.link')}
+            <LinkField
               value={address}
-              fullWidth
-              size="small"
+              label="app.signatures.link"
+              copyLabel="app.signatures.copy"
+              copiedLabel="app.signatures.copied"
               helperText={`${translate('app.signatures.linkOnce')} ${translate(
                 'app.signatures.page.validUntil',
                 { date: formatDate(created.data.expiresAt, locale) },
               )}`}
-              onFocus={(event) => event.target.select()}
-              slotProps={{
-                htmlInput: { readOnly: true, 'data-testid': 'signature-link' },
-                input: {
-                  endAdornment: (
-                    <InputAdornment position="end">
-                      <Tooltip title={translate('app.signatures.copy')}>
-                        <IconButton
-                          aria-label={translate('app.signatures.copy')}
-                          onClick={() =>
-                            void navigator.clipboard.writeText(address).then(
-                              () => setCopied(true),
-                              () => setCopied(false),
-                            )
-                          }
-                        >
-                          <ContentCopyIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                    </InputAdornment>
-                  ),
-                },
-              }}
+              testId="signature-link"
             />
-            {copied ? <Alert severity="info">{translate('app.signatures.copied')}</Alert> : null}
           </Stack>
         ) : (
           <Stack

@@ -267,15 +267,8 @@ function SignDocument({
       </Card>
       {pdfFailed ? (
         <Alert severity="warning">{translate('app.signatures.documentFailed')}</Alert>
-      ) : pdf ? (
-        <PdfView data={pdf} testId="signing-document" label={info.documentName} />
       ) : (
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, p: 3 }}>
-          <CircularProgress size={24} />
-          <Typography color="text.secondary">
-            {translate('app.signatures.loadingDocument')}
-          </Typography>
-        </Box>
+        <PdfView data={pdf} testId="signing-document" label={info.documentName} />
       )}
       <Card
         component="form"
