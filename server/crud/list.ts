@@ -101,7 +101,9 @@ export function filterConditions(
 ): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = [];
   if (query.id) conditions.push(eb('id', 'in', query.id));
-  for (const field of model.fields) {
+  // The schema's filters only: a list parameter a feature declares under a field's name (the
+  // signature requests' `status`, which counts an expired open request as expired) is its own.
+  for (const field of model.fields.filter((f) => f.filter)) {
     const value = query[field.column];
     if (value !== undefined) conditions.push(fieldCondition(eb, field, value));
     const isNull = query[`${field.column}_null`];

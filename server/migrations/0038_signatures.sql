@@ -11,7 +11,7 @@ create table "signature_requests" (
   "created_at" timestamptz not null default now(),
   "updated_at" timestamptz not null default now(),
   "version" integer not null default 1,
-  "customer_id" integer,
+  "customer_id" integer not null,
   "document_id" integer,
   "contract_id" integer,
   "document_name" text,
@@ -136,7 +136,7 @@ begin
 end
 $$;
 
-create trigger "signature_requests_audit" after insert or update or delete on "signature_requests" for each row execute function gscrm_audit_row('id', '', '', '');
+create trigger "signature_requests_audit" after insert or update or delete on "signature_requests" for each row execute function gscrm_audit_row('id', 'customers', 'customer_id', '');
 
 create table signature_tokens (
   request_id integer primary key references signature_requests (id) on delete cascade,

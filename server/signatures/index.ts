@@ -27,7 +27,7 @@
  * sender and the customer's consultant are notified. The audit log has every write with the
  * signer's address and browser (actor `signature:{id}`).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
@@ -35,8 +35,6 @@ import { swissToday } from '../../src/schema/swiss-time.ts';
 import { publicUrl } from '../account/tokens.ts';
 import { auditContextOf, systemContext, writeTransaction } from '../audit/context.ts';
 import { hashToken } from '../auth/sessions.ts';
-import { settleContract } from '../commissions/engine.ts';
-import { afterDocumentWrite } from '../contracts/documents.ts';
 import { recordAnswer, requireVisible } from '../customers/access.ts';
 import { declareCustomerRows } from '../customers/personal-data.ts';
 import type { DB } from '../db/index.ts';
@@ -46,8 +44,8 @@ import { idParams, type IdParams } from '../http/params.ts';
 import { sendMail } from '../mail/mailer.ts';
 import { renderMail } from '../mail/templates.ts';
 import { longDate } from '../pdf/text.ts';
-import { notifyUser } from '../notifications/notify.ts';
 import { getStorage, newKey } from '../storage/index.ts';
+import { personName, recordSigning, sha256 } from './record.ts';
 import { type DrawnSignature, inkLength, MIN_INK, readablePdf, stampSignature } from './stamp.ts';
 
 export const RESOURCE = 'signature-requests';
@@ -78,8 +76,6 @@ async function storedBytes(key: string): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
 const human = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
 
 /** A refusal of the document: the message names the document (the dialog shows it as it is). */
@@ -102,12 +98,6 @@ export function currentStatus(row: ResourceRow, now = Date.now()): string {
   return row.status === 'open' && expires <= now ? 'expired' : String(row.status);
 }
 
-const personName = (row: { first_name?: unknown; last_name?: unknown; organization?: unknown }) =>
-  [row.organization, [row.first_name, row.last_name].filter(Boolean).join(' ')]
-    .map((part) => (part === null || part === undefined ? '' : String(part).trim()))
-    .filter(Boolean)
-    .join(', ');
-
 interface SignBody {
   name: string;
   place: string;
@@ -119,6 +109,25 @@ export default async function signatures(app: FastifyInstance): Promise<void> {
   declareCustomerRows({ name: RESOURCE, table: 'signature_requests', column: 'customer_id' });
   app.resourceHooks.add(RESOURCE, {
     // What the answers say is the status as it stands (the hourly pass also stores it).
+    // `?status=`: as the answers say it (an open request past its expiry is expired).
+    listParameters: { status: { type: 'string', enum: ['open', 'signed', 'revoked', 'expired'] } },
+    listConditions(query) {
+      const status = query.status;
+      if (status === 'open')
+        return [
+          (eb) => eb.and([eb('status', '=', 'open'), eb('expires_at', '>', sql<Date>`now()`)]),
+        ];
+      if (status === 'expired')
+        return [
+          (eb) =>
+            eb.or([
+              eb('status', '=', 'expired'),
+              eb.and([eb('status', '=', 'open'), eb('expires_at', '<=', sql<Date>`now()`)]),
+            ]),
+        ];
+      if (typeof status === 'string') return [(eb) => eb('status', '=', status)];
+      return [];
+    },
     present: (rows) =>
       rows.map((row) =>
         row.status === 'open' && currentStatus(row) === 'expired'
@@ -498,60 +507,18 @@ export default async function signatures(app: FastifyInstance): Promise<void> {
           const current = await openRequest(request, Number(row.id), trx, true);
           if (current.document_id !== row.document_id)
             throw new ApiError(410, 'signatureDocumentGone');
-          const suffix = releaseSuffix(String(row.language));
-          const base = String(row.document_name).slice(0, 200 - suffix.length - 3);
-          const stored = await resourceDb(trx)
-            .insertInto('documents')
-            .values({
-              customer_id: Number(document.customer_id),
-              contract_id: document.contract_id ?? null,
-              document_name: `${base} – ${suffix}`,
-              document_type: document.document_type,
-              document_related_to: document.document_related_to,
-              signed_on: day,
-              document_file: key,
-              original_name: `${String(document.original_name ?? 'document')
-                .replace(/\.pdf$/i, '')
-                .slice(0, 240)}-signed.pdf`,
-              mime_type: 'application/pdf',
-              size_bytes: signed.length,
-              uploaded_by: null,
-              original_document_id: Number(document.id),
-            })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          // A signed advice protocol counts for its contract (protocolMissing).
-          await afterDocumentWrite(trx, stored);
-          // A signed broker mandate: its contract is managed under the mandate.
-          const contractId = document.contract_id === null ? null : Number(document.contract_id);
-          if (document.document_type === 'mandate' && contractId !== null) {
-            const changed = await trx
-              .updateTable('contracts')
-              .set({ broker_mandate: true, updated_at: sql`now()` })
-              .where('id', '=', contractId)
-              .where('broker_mandate', 'is not', true)
-              .returning('id')
-              .executeTakeFirst();
-            if (changed) await settleContract(trx, contractId, { by: null });
-          }
-          const updated = await resourceDb(trx)
-            .updateTable('signature_requests')
-            .set({
-              status: 'signed',
-              signed_at: signedAt,
-              signed_name: facts.name,
-              signed_place: facts.place,
-              signed_ip: facts.ip?.slice(0, 100) ?? null,
-              signed_user_agent: facts.userAgent,
-              signed_hash: sha256(signed),
-              signed_document_id: Number(stored.id),
-              updated_at: sql`now()`,
-            })
-            .where('id', '=', Number(row.id))
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          await notifySigned(trx, updated);
-          return updated;
+          return recordSigning(trx, {
+            request: current,
+            document,
+            signed,
+            key,
+            name: facts.name,
+            place: facts.place,
+            day,
+            signedAt,
+            ip: facts.ip,
+            userAgent: facts.userAgent,
+          });
         });
         return {
           data: {
@@ -569,39 +536,6 @@ export default async function signatures(app: FastifyInstance): Promise<void> {
   );
 }
 Object.defineProperty(signatures, Symbol.for('skip-override'), { value: true });
-
-/** "signed" in the request's language, for the signed version's name. */
-function releaseSuffix(language: string): string {
-  return { de: 'unterschrieben', en: 'signed', fr: 'signé', it: 'firmato' }[language] ?? 'signed';
-}
-
-/** The sender and the customer's consultant (once each) hear that it was signed. */
-async function notifySigned(db: DB, row: ResourceRow): Promise<void> {
-  const customer = await db
-    .selectFrom('customers')
-    .select(['first_name', 'last_name', 'organization', 'assigned_to'])
-    .where('id', '=', Number(row.customer_id))
-    .executeTakeFirst();
-  const recipients = new Set(
-    [row.created_by, customer?.assigned_to]
-      .filter((id) => id !== null && id !== undefined)
-      .map(Number),
-  );
-  for (const userId of recipients) {
-    await notifyUser(db, {
-      kind: 'signature-signed',
-      userId,
-      level: 'success',
-      values: {
-        document: String(row.document_name),
-        signer: String(row.signed_name),
-        customer: customer ? personName(customer) : '',
-        place: String(row.signed_place),
-      },
-      path: `customers/${String(row.customer_id)}/show?tab=documents`,
-    });
-  }
-}
 
 /** Open requests past their expiry become expired (the hourly job). Answers how many. */
 export async function expireRequests(db: DB): Promise<number> {

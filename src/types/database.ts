@@ -1636,7 +1636,7 @@ export interface SignatureRequestsTable {
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
   version: Generated<number>;
-  customer_id: number | null;
+  customer_id: number;
   document_id: number | null;
   contract_id: number | null;
   document_name: string | null;

@@ -3289,7 +3289,7 @@ export interface SignatureRequest {
   /**
    * The customer of the document.
    */
-  customerId?: number;
+  customerId: number;
   /**
    * The document to sign (null once that document was deleted: the link then opens nothing).
    */
@@ -3316,7 +3316,7 @@ export interface SignatureRequest {
    */
   language: 'de' | 'en' | 'fr' | 'it';
   /**
-   * open until signed, revoked (by staff, or by a newer request for the same document) or expired.
+   * open until signed, revoked (by staff, or by a newer request for the same document) or expired. The list's status filter is the server's (server/signatures/): an open request past its expiry counts as expired at once.
    */
   status?: 'open' | 'signed' | 'revoked' | 'expired';
   /**

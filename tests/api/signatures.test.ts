@@ -602,9 +602,7 @@ describe('signature requests', () => {
     // The consultant sent it and is the customer's consultant: one notification.
     expect(after).toHaveLength(before.length + 1);
     const notice = after.at(-1)!;
-    expect(notice.link).toMatch(
-      new RegExp(`/customers/${String(customer.id)}/show\\?tab=documents$`),
-    );
+    expect(notice.link).toMatch(new RegExp(`/customers/${String(customer.id)}\\?tab=documents$`));
     expect(notice.title).toContain(String(mine.data.document_name));
     expect(notice.body).toContain('Sophie Signature');
     expect(notice.body).toContain('Lausanne');
@@ -618,7 +616,7 @@ describe('signature requests', () => {
     const adminAfter = await notifications(users[ADMIN]);
     expect(adminAfter).toHaveLength(adminBefore.length + 1);
     expect(adminAfter.at(-1)!.link).toMatch(
-      new RegExp(`/customers/${String(customer.id)}/show\\?tab=documents$`),
+      new RegExp(`/customers/${String(customer.id)}\\?tab=documents$`),
     );
     expect(await notifications(users[CONSULTANT])).toHaveLength(consultantBefore.length + 1);
     // Nobody else.
@@ -830,12 +828,9 @@ describe('the link’s token', () => {
     expect((await context(open.token, open.data.id)).statusCode).toBe(200);
   });
 
-  // KNOWN ISSUE (expected to fail until fixed): the answers present an open request past its
-  // expiry as `expired` (the `present` hook) before the hourly pass stores it, but the list's
-  // `status` filter reads the stored column: `?status=open` answers a row saying `expired`, and
-  // `?status=expired` misses it. Fix (server/signatures/index.ts): a listConditions hook, or a
-  // status filter that compares `expires_at` with now() as currentStatus does.
-  it.fails('the list’s status filter agrees with the status it answers', async () => {
+  // The answers present an open request past its expiry as `expired` before the hourly pass
+  // stores it; the list's `status` filter (a listConditions hook) counts it the same way.
+  it('the list’s status filter agrees with the status it answers', async () => {
     const request = await anOpenRequest();
     await t.database.db
       .updateTable('signature_requests')
@@ -1378,14 +1373,10 @@ describe('personal data', () => {
     linkRefused(await context(request.token, request.data.id), 404, 'signatureLinkInvalid');
   });
 
-  // KNOWN BUG (expected to fail until fixed): signature_requests names no audit parent — its
-  // audit trigger is gscrm_audit_row('id', '', '', '') because customerId is not in the schema's
-  // `required` (server/db/schema-sql.ts takes the first required reference as the parent) — so its
-  // history (signer's name and e-mail, place, browser) is neither in the customer's export nor
-  // erased with the customer. Fix: customerId required in schemas/signature-requests.schema.json
-  // and a migration making the trigger gscrm_audit_row('id', 'customers', 'customer_id', '')
-  // (and setting parent_resource/parent_id of the existing rows). Then turn `it.fails` into `it`.
-  it.fails('erasing the customer leaves nothing of the signer in the history', async () => {
+  // The requests' history names the customer as its parent (customerId is required: the audit
+  // trigger is gscrm_audit_row('id', 'customers', 'customer_id', '')), so the signer's name,
+  // e-mail, place and browser are in the customer's export and erased with the customer.
+  it('erasing the customer leaves nothing of the signer in the history', async () => {
     const { person, marks } = await signedPerson('b');
     const erased = await call(ADMIN, 'POST', `/api/customers/${String(person.id)}/erase`);
     expect(erased.statusCode, erased.body).toBe(200);
