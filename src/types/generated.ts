@@ -3287,7 +3287,7 @@ export interface SignatureRequest {
    */
   version?: number;
   /**
-   * The customer of the document.
+   * The customer of the document (set from the document; requests are written only by server/signatures/).
    */
   customerId: number;
   /**
