@@ -108,7 +108,6 @@ interface SignBody {
 export default async function signatures(app: FastifyInstance): Promise<void> {
   declareCustomerRows({ name: RESOURCE, table: 'signature_requests', column: 'customer_id' });
   app.resourceHooks.add(RESOURCE, {
-    // What the answers say is the status as it stands (the hourly pass also stores it).
     // `?status=`: as the answers say it (an open request past its expiry is expired).
     listParameters: { status: { type: 'string', enum: ['open', 'signed', 'revoked', 'expired'] } },
     listConditions(query) {
@@ -128,6 +127,7 @@ export default async function signatures(app: FastifyInstance): Promise<void> {
       if (typeof status === 'string') return [(eb) => eb('status', '=', status)];
       return [];
     },
+    // What the answers say is the status as it stands (the hourly pass also stores it).
     present: (rows) =>
       rows.map((row) =>
         row.status === 'open' && currentStatus(row) === 'expired'
