@@ -31,6 +31,13 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
+import {
+  type DrawnSignature,
+  inkLength,
+  LINK_DAYS,
+  MIN_INK,
+  SIGNABLE_TYPES,
+} from '../../src/schema/signatures.ts';
 import { swissToday } from '../../src/schema/swiss-time.ts';
 import { publicUrl } from '../account/tokens.ts';
 import { auditContextOf, systemContext, writeTransaction } from '../audit/context.ts';
@@ -46,17 +53,18 @@ import { renderMail } from '../mail/templates.ts';
 import { longDate } from '../pdf/text.ts';
 import { getStorage, newKey } from '../storage/index.ts';
 import { personName, recordSigning, sha256 } from './record.ts';
-import { type DrawnSignature, inkLength, MIN_INK, readablePdf, stampSignature } from './stamp.ts';
+import { readablePdf, stampSignature } from './stamp.ts';
 
 export const RESOURCE = 'signature-requests';
 export const TOKEN_HEADER = 'x-signature-token';
-export const SIGNABLE_TYPES = ['mandate', 'advice_protocol', 'application'] as const;
 const LANGUAGES = ['de', 'en', 'fr', 'it'] as const;
 const MB = 1024 * 1024;
 export const SIGNATURE_MAX_BYTES = Number(process.env.SIGNATURE_MAX_BYTES ?? 10 * MB);
-export const LINK_DAYS = { default: 14, max: 60 };
 /** How often open requests past their expiry are marked expired (the answers say so at once). */
 const EXPIRE_CRON = '17 * * * *';
+
+/** The limit as the refusal says it: in MB (0.3 MB, 10 MB). */
+const human = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
 
 const tags = ['signatures'];
 
@@ -75,8 +83,6 @@ async function storedBytes(key: string): Promise<Buffer | undefined> {
   for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks);
 }
-
-const human = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
 
 /** A refusal of the document: the message names the document (the dialog shows it as it is). */
 const documentError = (found: ErrorIssue) => new ApiError(422, found, { document: [found] });

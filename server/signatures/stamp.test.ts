@@ -6,7 +6,8 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { pdfText } from '../../tests/api/pdf-text.ts';
-import { inkLength, MIN_INK, readablePdf, stampSignature } from './stamp.ts';
+import { inkLength, MIN_INK } from '../../src/schema/signatures.ts';
+import { readablePdf, stampSignature } from './stamp.ts';
 
 async function original(pages = 2): Promise<Uint8Array> {
   const document = await PDFDocument.create();

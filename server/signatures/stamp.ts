@@ -10,15 +10,9 @@
  * open and write again (not encrypted, not damaged).
  */
 import { LineCapStyle, PDFDocument, type PDFFont, rgb, StandardFonts } from 'pdf-lib';
+import { type DrawnSignature } from '../../src/schema/signatures.ts';
 import { releaseLabel } from '../i18n/source.ts';
 import { longDate, wrap, writable } from '../pdf/text.ts';
-
-/** What the signer drew: the pad's size (CSS pixels) and its strokes as flat [x0, y0, x1, y1, …]. */
-export interface DrawnSignature {
-  width: number;
-  height: number;
-  strokes: number[][];
-}
 
 export interface SignedFacts {
   language: string;
@@ -35,19 +29,6 @@ export interface SignedFacts {
   documentHash: string;
   signature: DrawnSignature;
 }
-
-/** The ink of a signature: the length of its strokes, in pad pixels. */
-export function inkLength(signature: DrawnSignature): number {
-  let length = 0;
-  for (const stroke of signature.strokes) {
-    for (let i = 2; i + 1 < stroke.length; i += 2)
-      length += Math.hypot(stroke[i] - stroke[i - 2], stroke[i + 1] - stroke[i - 1]);
-  }
-  return length;
-}
-
-/** Less ink than this (pad pixels) is no signature: a tap, a dot, a slip of the finger. */
-export const MIN_INK = 40;
 
 /** Whether pdf-lib can open the file and write it again (not encrypted, not damaged). */
 export async function readablePdf(bytes: Uint8Array): Promise<boolean> {

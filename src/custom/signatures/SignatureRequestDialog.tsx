@@ -25,9 +25,7 @@ import { formatDate } from '../../i18n/format.ts';
 import { isLanguage, type Language, LANGUAGES } from '../../i18n/index.ts';
 import type { ApiRecord } from '../../resources/records.ts';
 import { fieldLabelKey } from '../../schema/labels.ts';
-import { RESOURCE } from './model.ts';
-
-const DAYS = { default: 14, max: 60 };
+import { LINK_DAYS, RESOURCE } from './model.ts';
 
 interface Created {
   data: ApiRecord<'signature-requests'>;
@@ -67,7 +65,7 @@ export function SignatureRequestDialog({
       : '');
   const email = edited.email ?? customer?.email ?? '';
   const language = edited.language ?? (isLanguage(preferred) ? preferred : 'de');
-  const days = edited.days ?? String(DAYS.default);
+  const days = edited.days ?? String(LINK_DAYS.default);
   const address = created ? `${window.location.origin}${created.url}` : '';
   const label = (field: string) => translate(fieldLabelKey(RESOURCE, field));
   const shown = (text: string | undefined) => (text ? translate(text, { _: text }) : undefined);
@@ -182,7 +180,7 @@ export function SignatureRequestDialog({
                 error={Boolean(errors.days)}
                 helperText={shown(errors.days)}
                 slotProps={{
-                  htmlInput: { min: 1, max: DAYS.max, 'data-testid': 'signature-days' },
+                  htmlInput: { min: 1, max: LINK_DAYS.max, 'data-testid': 'signature-days' },
                 }}
               />
             </Stack>

@@ -57,7 +57,7 @@ export function DocumentSignatureActions({
   const translate = useTranslate();
   const [open, setOpen] = useState<'view' | 'request' | null>(null);
   if (!isPdf(document)) return null;
-  const signable = SIGNABLE_TYPES.includes(String(document.documentType));
+  const signable = (SIGNABLE_TYPES as readonly string[]).includes(String(document.documentType));
   return (
     <>
       <Tooltip title={translate('app.signatures.view')}>

@@ -7,12 +7,16 @@ import { createApiClient, type ApiClient } from '../../dataProvider/apiClient.ts
 import { defaultHttpClient, type HttpClient } from '../../dataProvider/httpClient.ts';
 import type { Language } from '../../i18n/index.ts';
 
+export {
+  type DrawnSignature,
+  inkLength,
+  LINK_DAYS,
+  MIN_INK,
+  SIGNABLE_TYPES,
+} from '../../schema/signatures.ts';
+
 export const TOKEN_HEADER = 'x-signature-token';
 export const RESOURCE = 'signature-requests';
-/** The document types that can be sent for signing (server/signatures/ SIGNABLE_TYPES). */
-export const SIGNABLE_TYPES = ['mandate', 'advice_protocol', 'application'];
-/** Less ink than this (pad pixels) is no signature (server/signatures/stamp.ts MIN_INK). */
-export const MIN_INK = 40;
 
 /** GET /api/public/signatures/:id, camelCased. */
 export interface SigningInfo {
@@ -25,12 +29,6 @@ export interface SigningInfo {
   customerName: string | null;
   senderName: string | null;
   senderEmail: string | null;
-}
-
-export interface DrawnSignature {
-  width: number;
-  height: number;
-  strokes: number[][];
 }
 
 /** Where the page reaches the API (tests point it elsewhere). */
@@ -57,13 +55,4 @@ export async function fetchSigningDocument(id: number, token: string): Promise<A
   );
   if (!response.ok) throw new Error(String(response.status));
   return response.arrayBuffer();
-}
-
-/** The length of a signature's strokes (pad pixels). */
-export function inkLength(signature: DrawnSignature): number {
-  let length = 0;
-  for (const stroke of signature.strokes)
-    for (let i = 2; i + 1 < stroke.length; i += 2)
-      length += Math.hypot(stroke[i] - stroke[i - 2], stroke[i + 1] - stroke[i - 1]);
-  return length;
 }
