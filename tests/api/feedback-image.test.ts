@@ -100,8 +100,9 @@ async function feedbackOf(as = CONSULTANT, lastName = `Bild${unique}`) {
     await call(as, 'POST', '/api/appointments', {
       client_id: customer.id,
       consultant_id: users[as],
-      date_start: new Date(Date.now() - 3_600_000).toISOString(),
-      date_end: new Date(Date.now() - 1_800_000).toISOString(),
+      // Yesterday morning: past, and on one Swiss day whenever the test runs.
+      date_start: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) + 'T08:00:00.000Z',
+      date_end: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10) + 'T08:30:00.000Z',
     }),
     201,
   );

@@ -53,13 +53,14 @@ const swiss = (date: string, time: string) =>
   dayjs.tz(`${date}T${time}`, 'Europe/Zurich').toISOString();
 const inDays = (days: number) => dayjs().tz('Europe/Zurich').add(days, 'day').format('YYYY-MM-DD');
 
-/** An appointment of `customer` that began an hour ago (or at the given times). */
+/** An appointment of `customer` yesterday morning (or at the given times): past, on one Swiss
+ *  day whenever the test runs (an hour ago crossed midnight in Zurich between 00:30 and 01:00). */
 const appointment = (customer: Row, extra: Row = {}, as = ADMIN) =>
   created(as, '/api/appointments', {
     client_id: customer.id,
     consultant_id: users[CONSULTANT],
-    date_start: new Date(Date.now() - 3_600_000).toISOString(),
-    date_end: new Date(Date.now() - 1_800_000).toISOString(),
+    date_start: swiss(inDays(-1), '09:00'),
+    date_end: swiss(inDays(-1), '09:30'),
     ...extra,
   });
 

@@ -453,19 +453,24 @@ describe('the blacklist', () => {
 });
 
 describe('appointments from leads', () => {
+  /** An hour on a day `days` from today, 09:00–10:00 UTC: one Swiss day whenever the test runs
+   *  (now + 3 days, for an hour, crossed midnight in Zurich when run after 23:00). */
+  const slot = (days: number) => {
+    const day = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    return { date_start: `${day}T09:00:00.000Z`, date_end: `${day}T10:00:00.000Z` };
+  };
+
   it('closes the lead when its appointment is booked and reopens it when cancelled', async () => {
     const customer = await created(CONSULTANT, '/api/customers', {
       first_name: 'Termin',
       last_name: `Lead${unique}`,
     });
     const card = await lead(ADMIN, { assigned_to: users[CONSULTANT] });
-    const start = Date.now() + 3 * 86_400_000;
     const appointment = await created(CONSULTANT, '/api/appointments', {
       client_id: customer.id,
       consultant_id: users[CONSULTANT],
       lead_id: card.id,
-      date_start: new Date(start).toISOString(),
-      date_end: new Date(start + 3_600_000).toISOString(),
+      ...slot(3),
     });
     const closed = data(await call(CONSULTANT, 'GET', `/api/leads/${String(card.id)}`));
     expect([closed.status, closed.close_status, closed.appointment_id, closed.customer_id]).toEqual(
@@ -476,8 +481,7 @@ describe('appointments from leads', () => {
       client_id: customer.id,
       consultant_id: users[CONSULTANT],
       lead_id: card.id,
-      date_start: new Date(start + 86_400_000).toISOString(),
-      date_end: new Date(start + 90_000_000).toISOString(),
+      ...slot(4),
     });
     expect(keysOf(second).lead_id).toEqual(['app.errors.leadClosed']);
     const cancelled = await call(
@@ -508,8 +512,7 @@ describe('appointments from leads', () => {
       client_id: customer.id,
       consultant_id: users[CONSULTANT],
       lead_id: card.id,
-      date_start: new Date(Date.now() - 3_600_000).toISOString(),
-      date_end: new Date(Date.now() - 1_800_000).toISOString(),
+      ...slot(-1),
     });
     const feedback = await call(
       CONSULTANT,
@@ -536,13 +539,11 @@ describe('appointments from leads', () => {
       last_name: `Kundin${unique}`,
     });
     const card = await lead(ADMIN, { assigned_to: users[CONSULTANT], customer_id: customer.id });
-    const start = Date.now() + 5 * 86_400_000;
     const response = await call(CONSULTANT, 'POST', '/api/appointments', {
       client_id: other.id,
       consultant_id: users[CONSULTANT],
       lead_id: card.id,
-      date_start: new Date(start).toISOString(),
-      date_end: new Date(start + 3_600_000).toISOString(),
+      ...slot(5),
     });
     expect(keysOf(response).client_id).toEqual(['app.errors.leadOtherCustomer']);
   });
