@@ -246,7 +246,13 @@ async function mailLeadSource(
     .map((address) => address.trim())
     .filter((address) => address !== '' && address !== settings.email);
   for (const to of [settings.email, ...copies]) {
-    await sendMail(trx, { kind: 'feedback-to-lead-source', to, subject, body: rendered.body });
+    await sendMail(trx, {
+      kind: 'feedback-to-lead-source',
+      to,
+      subject,
+      body: rendered.body,
+      customerId: Number(appointment.client_id),
+    });
   }
 }
 

@@ -115,6 +115,7 @@ export async function notifyAssigned(db: DB, row: ResourceRow): Promise<void> {
       place: placeText(row),
     },
     path: `appointments/${String(row.id)}`,
+    customerId: Number(row.client_id),
   });
 }
 

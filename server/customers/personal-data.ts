@@ -8,6 +8,9 @@
  *   POST /api/household-members/:id/erase          pseudonymised where the law requires keeping
  * Admins only (403 otherwise); a person the admin may not see answers 404.
  *
+ * Notifications and mails about the customer (their `customer_id`, set by the feature that
+ * notifies) are in the export, and erasure deletes them: their texts name the customer.
+ *
  * Erasure is one transaction: documents and household members deleted, what later features must
  * keep (commissions accounting, contracts within their retention) pseudonymised by their own
  * declared hooks, the customer deleted (or pseudonymised when something kept still points to it),
@@ -141,11 +144,31 @@ interface Gathered {
   person: ResourceRow;
   members: ResourceRow[];
   documents: ResourceRow[];
+  /** Staff's notifications and the mails about the customer. */
+  notifications: Record<string, unknown>[];
+  mails: Record<string, unknown>[];
 }
 
+/** A link's secret (a signing link's `token=`): a mail's text is exported, its secret never. */
+const SECRET_IN_LINK = /([?&]token=)[^&\s]+/g;
+
 async function gather(db: DB, subject: PersonalDataSubject, person: ResourceRow) {
-  const gathered: Gathered = { person, members: [], documents: [] };
+  const gathered: Gathered = { person, members: [], documents: [], notifications: [], mails: [] };
   if (subject.resource === 'customers') {
+    gathered.notifications = await db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('customer_id', '=', subject.id)
+      .orderBy('id')
+      .execute();
+    gathered.mails = (
+      await db
+        .selectFrom('outbox')
+        .selectAll()
+        .where('customer_id', '=', subject.id)
+        .orderBy('id')
+        .execute()
+    ).map((mail) => ({ ...mail, body: mail.body?.replace(SECRET_IN_LINK, '$1[secret]') ?? null }));
     gathered.members = await resourceDb(db)
       .selectFrom('household_members')
       .selectAll()
@@ -232,6 +255,8 @@ export async function personalDataRoutes(app: FastifyInstance): Promise<void> {
               ? {
                   household_members: gathered.members.map(withoutDerived),
                   documents: gathered.documents.map(withoutDerived),
+                  notifications: gathered.notifications,
+                  mails: gathered.mails,
                 }
               : {}),
           },
@@ -296,6 +321,7 @@ export async function erasePerson(
       const person = await requireVisible(app, request, subject.resource, subject.id, trx);
       const gathered = await gather(trx, subject, person);
       const memberIds = gathered.members.map((member) => Number(member.id));
+      const notificationIds = gathered.notifications.map((notice) => String(notice.id));
       const files = [
         ...gathered.documents.map((document) => document.document_file),
         person.avatar,
@@ -303,6 +329,9 @@ export async function erasePerson(
 
       if (subject.resource === 'customers') {
         await trx.deleteFrom('documents').where('customer_id', '=', subject.id).execute();
+        // Before the customer row goes (their reference would only be cleared).
+        await trx.deleteFrom('notifications').where('customer_id', '=', subject.id).execute();
+        await trx.deleteFrom('outbox').where('customer_id', '=', subject.id).execute();
         // Someone this customer recommended keeps the customer, not the link.
         await trx
           .updateTable('customers')
@@ -339,11 +368,16 @@ export async function erasePerson(
             'new', case when value -> 'new' is null or value -> 'new' = 'null'::jsonb then value -> 'new' else '"[erased]"'::jsonb end))
           from jsonb_each(changes)), changes),
         details = case when details is null then null else '{"erased": true}'::jsonb end
-      where ${historyWhere(subject, memberIds)}`.execute(trx);
+      where ${historyWhere(subject, memberIds)}
+        or (resource = 'notifications' and record_id = any(${notificationIds}::text[]))`.execute(
+        trx,
+      );
       const summary = {
         subject,
         documents: gathered.documents.length,
         household_members: gathered.members.length,
+        notifications: gathered.notifications.length,
+        mails: gathered.mails.length,
         files: files.length,
         pseudonymised,
         kept,

@@ -26,6 +26,8 @@ export interface OutgoingMail {
   subject: string;
   body: string;
   userId?: number | null;
+  /** The customer the mail is about: erasing the customer deletes it (personal-data.ts). */
+  customerId?: number | null;
 }
 
 /** Sends one mail; throws when it could not be handed over. */
@@ -53,6 +55,7 @@ export async function enqueueMail(db: DB, mail: OutgoingMail, deliver: boolean):
       subject: mail.subject,
       body: mail.body,
       user_id: mail.userId ?? null,
+      customer_id: mail.customerId ?? null,
       status: deliver ? 'pending' : 'stored',
     })
     .returning('id')

@@ -30,6 +30,8 @@ export interface Notice {
   /** Path inside the recipient's area, without it: `appointments/12/show`. */
   path?: string;
   level?: 'info' | 'success' | 'warning' | 'error';
+  /** The customer it is about: erasing the customer deletes it and its mail (personal-data.ts). */
+  customerId?: number | null;
 }
 
 /** The recipient's area prefix (`/admin` or `/consultant`); none for users without one. */
@@ -60,6 +62,7 @@ export async function notifyUser(db: DB, notice: Notice): Promise<number | undef
       title: subject.slice(0, 200),
       body: body.slice(0, 2000),
       link,
+      customer_id: notice.customerId ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -72,6 +75,7 @@ export async function notifyUser(db: DB, notice: Notice): Promise<number | undef
       subject,
       body: `${body}${linkLine}`,
       userId: user.id,
+      customerId: notice.customerId ?? null,
     });
   }
   return Number(row.id);

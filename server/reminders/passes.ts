@@ -89,6 +89,7 @@ export async function runDuePass(db: DB, now: Date = new Date()): Promise<number
         due_date: string;
         time: string | null;
         user_id: number | null;
+        client_id: number | null;
         organization: string | null;
         first_name: string | null;
         last_name: string | null;
@@ -105,7 +106,7 @@ export async function runDuePass(db: DB, now: Date = new Date()): Promise<number
             for update skip locked)
           returning id, subject, due_date, time, user_id, client_id)
         select claimed.id, claimed.subject, claimed.due_date::text as due_date,
-          claimed.time::text as time, claimed.user_id,
+          claimed.time::text as time, claimed.user_id, claimed.client_id,
           c.organization, c.first_name, c.last_name
         from claimed left join customers c on c.id = claimed.client_id
         order by claimed.id`.execute(trx);
@@ -119,6 +120,7 @@ export async function runDuePass(db: DB, now: Date = new Date()): Promise<number
           values: { subject: row.subject, due, customer: name ? ` (${name})` : '' },
           path: `reminders/${row.id}/show`,
           level: 'warning',
+          customerId: row.client_id,
         });
       }
       return rows.rows.length;
@@ -144,6 +146,7 @@ export async function runFeedbackPass(db: DB, now: Date = new Date()): Promise<n
         consultant_id: number;
         date_start: Date;
         client_name: string | null;
+        client_id: number;
       }>`
           update appointments set feedback_notified_at = now()
           where id in (
@@ -153,7 +156,7 @@ export async function runFeedbackPass(db: DB, now: Date = new Date()): Promise<n
             order by date_end, id
             limit ${PASS_BATCH}
             for update skip locked)
-          returning id, consultant_id, date_start, client_name`.execute(trx);
+          returning id, consultant_id, date_start, client_name, client_id`.execute(trx);
       for (const row of rows.rows) {
         await notifyUser(trx, {
           kind: 'feedback-missing',
@@ -164,6 +167,7 @@ export async function runFeedbackPass(db: DB, now: Date = new Date()): Promise<n
           },
           path: `appointments/${row.id}/show`,
           level: 'warning',
+          customerId: Number(row.client_id),
         });
       }
       return rows.rows.length;

@@ -256,7 +256,13 @@ export default async function signatures(app: FastifyInstance): Promise<void> {
             date: longDate(swissToday(new Date(String(row.expires_at))), language),
             sender: (user && personName(user)) || 'GS CRM',
           });
-          await sendMail(trx, { kind: 'signature-request', to: email, subject, body });
+          await sendMail(trx, {
+            kind: 'signature-request',
+            to: email,
+            subject,
+            body,
+            customerId: Number(row.customer_id),
+          });
         }
         return { row, url };
       });

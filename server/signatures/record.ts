@@ -133,6 +133,7 @@ async function notifySigned(db: DB, row: ResourceRow): Promise<void> {
         place: String(row.signed_place),
       },
       path: `customers/${String(row.customer_id)}?tab=documents`,
+      customerId: Number(row.customer_id),
     });
   }
 }

@@ -1475,6 +1475,7 @@ export interface NotificationsTable {
   read_at: Timestamp | null;
   version: Generated<number>;
   search_document: GeneratedAlways<string | null>;
+  customer_id: number | null;
 }
 
 /** Hand-written: `server/migrations/0009_account_tables.sql`. */
@@ -1541,6 +1542,7 @@ export interface OutboxTable {
   attempts: Generated<number>;
   sent_at: Timestamp | null;
   error: string | null;
+  customer_id: number | null;
 }
 
 /** Hand-written: `server/migrations/0009_account_tables.sql`. */

@@ -501,7 +501,7 @@ describe('notifications', () => {
     const notices = async () =>
       t.database.db
         .selectFrom('notifications')
-        .select(['title', 'body', 'link'])
+        .select(['title', 'body', 'link', 'customer_id'])
         .where('user_id', '=', users[CONSULTANT])
         .orderBy('id')
         .execute();
@@ -519,6 +519,7 @@ describe('notifications', () => {
       title: 'Neuer Termin am 03.02.2031 14:00',
       body: `Ihnen wurde ein Termin zugewiesen: 03.02.2031 14:00 mit Termin Kundin${unique}, Bahnhofstrasse 7, 8001 Zürich.`,
       link: `/consultant/appointments/${given.id}`,
+      customer_id: mine.id,
     });
     // Reassigned to consultant2: notified too; a change of something else notifies nobody.
     const unassigned = await created(

@@ -43,7 +43,7 @@ async function created(as: string, url: string, payload: Row): Promise<Row> {
 async function notificationsWith(text: string) {
   return t.database.db
     .selectFrom('notifications')
-    .select(['user_id', 'title', 'body', 'link', 'level'])
+    .select(['user_id', 'title', 'body', 'link', 'level', 'customer_id'])
     .where('title', 'like', `%${text}%`)
     .orderBy('id')
     .execute();
@@ -52,7 +52,7 @@ async function notificationsWith(text: string) {
 async function outboxWith(text: string) {
   return t.database.db
     .selectFrom('outbox')
-    .select(['to_address', 'subject', 'kind'])
+    .select(['to_address', 'subject', 'kind', 'customer_id'])
     .where('subject', 'like', `%${text}%`)
     .orderBy('id')
     .execute();
@@ -136,16 +136,20 @@ describe('reminders falling due', () => {
       ].sort(),
     );
     const first = notes.find((note) => String(note.title).endsWith('gestern'))!;
+    // The reminder's customer, for the erasure (personal-data.ts); none without one.
     expect(first).toMatchObject({
       user_id: users[CONSULTANT],
       link: `/consultant/reminders/${yesterday}/show`,
+      customer_id: mine.id,
     });
+    expect(notes.find((note) => String(note.title).endsWith('früh'))?.customer_id).toBeNull();
     expect(first.body).toContain('09.06.2030');
     expect(first.body).toContain(`Job Kundin${unique}`);
     // Mail only for the user who wants it (consultant2 does not).
     const mails = await outboxWith(tag);
     expect(mails.map((mail) => mail.to_address).sort()).toEqual([CONSULTANT, CONSULTANT]);
     expect(mails.every((mail) => mail.kind === 'reminder-due')).toBe(true);
+    expect(mails.map((mail) => mail.customer_id).sort()).toEqual([mine.id, null].sort());
 
     const notified = await t.database.db
       .selectFrom('reminders')
@@ -225,11 +229,12 @@ describe('feedback missing', () => {
     ]);
     const notes = await t.database.db
       .selectFrom('notifications')
-      .select(['user_id', 'title', 'body'])
+      .select(['user_id', 'title', 'body', 'customer_id'])
       .where('link', '=', `/consultant/appointments/${overdue}/show`)
       .execute();
     expect(notes).toHaveLength(1);
     expect(notes[0].user_id).toBe(users[CONSULTANT]);
+    expect(notes[0].customer_id).toBe(mine.id);
     expect(notes[0].title).toMatch(/^Feedback fehlt: Termin vom \d\d\.\d\d\.\d{4} \d\d:\d\d$/);
     expect(notes[0].body).toContain(`Job Kundin${unique}`);
     for (const id of [recent, cancelled, unassigned])

@@ -8,6 +8,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBuffer, type Entry } from 'yauzl';
 import { declarePersonalData } from '../../server/customers/personal-data.ts';
+import { savePreferences } from '../../server/account/preferences.ts';
+import { notifyUser } from '../../server/notifications/notify.ts';
 import { getStorage } from '../../server/storage/index.ts';
 import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
 import { multipart, PDF } from './multipart.ts';
@@ -239,6 +241,69 @@ describe('erasure', () => {
     expect(event.request_id).toBe(String(erased.headers['x-request-id']));
     expect(JSON.stringify(event.details)).not.toContain('Weg');
     expect((await send('GET', `/api/customers/${customer.id}`)).statusCode).toBe(404);
+  });
+
+  it('exports the notifications and mails about the customer; erasure deletes them and their history', async () => {
+    const { customer } = await person('Gemeldet');
+    const consultant = await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', CONSULTANT)
+      .executeTakeFirstOrThrow();
+    await savePreferences(t.database.db, consultant.id, { notification_emails: true });
+    // One about this customer (a notification and, as the consultant asked, its mail), one not.
+    const about = await notifyUser(t.database.db, {
+      kind: 'reminder-due',
+      userId: consultant.id,
+      values: { subject: 'Police Gemeldet', due: '01.12.2026', customer: ' (Petra Gemeldet)' },
+      customerId: Number(customer.id),
+    });
+    const other = await notifyUser(t.database.db, {
+      kind: 'reminder-due',
+      userId: consultant.id,
+      values: { subject: 'Police Andere', due: '01.12.2026', customer: '' },
+    });
+    await t.database.db
+      .updateTable('notifications')
+      .set({ read_at: new Date() })
+      .where('id', '=', Number(about))
+      .execute();
+
+    const entries = await unzip(
+      (await send('GET', `/api/customers/${customer.id}/personal-data`)).rawPayload,
+    );
+    const manifest = JSON.parse(String(entries.get('personal-data.json'))) as {
+      records: { notifications: Row[]; mails: Row[] };
+    };
+    expect(manifest.records.notifications.map((row) => row.id)).toEqual([about]);
+    expect(manifest.records.notifications[0]?.title).toContain('Police Gemeldet');
+    expect(manifest.records.mails).toHaveLength(1);
+    expect(manifest.records.mails[0]?.body).toContain('Petra Gemeldet');
+
+    const summary = data(await send('POST', `/api/customers/${customer.id}/erase`));
+    expect(summary).toMatchObject({ notifications: 1, mails: 1 });
+    const db = t.database.db;
+    const notices = await db
+      .selectFrom('notifications')
+      .select('id')
+      .where('id', 'in', [Number(about), Number(other)])
+      .execute();
+    expect(notices.map((row) => row.id)).toEqual([other]);
+    const mails = await db
+      .selectFrom('outbox')
+      .select('subject')
+      .where('to_address', '=', CONSULTANT)
+      .execute();
+    expect(mails.map((row) => row.subject).join()).not.toContain('Gemeldet');
+    expect(mails.map((row) => row.subject).join()).toContain('Police Andere');
+    const history = await db
+      .selectFrom('audit_log')
+      .select('changes')
+      .where('resource', '=', 'notifications')
+      .where('record_id', '=', String(about))
+      .execute();
+    expect(history.length).toBeGreaterThan(0);
+    expect(JSON.stringify(history)).not.toContain('Gemeldet');
   });
 
   it('keeps and pseudonymises the customer while a feature must keep records about it', async () => {

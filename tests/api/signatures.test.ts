@@ -1333,7 +1333,7 @@ describe('personal data', () => {
     expect(exported.statusCode).toBe(200);
     const entries = await unzip(exported.rawPayload);
     const manifest = JSON.parse(String(entries.get('personal-data.json'))) as {
-      records: { documents: Row[] };
+      records: { documents: Row[]; mails: Row[] };
       features: Record<string, Record<string, Row[]>>;
     };
     const [row] = manifest.features['signature-requests']['signature-requests'];
@@ -1344,6 +1344,10 @@ describe('personal data', () => {
       signed_name: request.data.signer_name,
     });
     expect(JSON.stringify(manifest)).not.toContain(request.token);
+    // The mail that carried the link is the customer's data; its secret is not.
+    const mail = manifest.records.mails.find((entry) => entry.kind === 'signature-request');
+    expect(mail?.body).toContain(`/attach-signatures/${String(request.data.id)}?`);
+    expect(mail?.body).toContain('token=[secret]');
     const [version] = await versionsOf(document.id);
     expect(manifest.records.documents.map((entry) => entry.id).sort()).toEqual(
       [document.id, version.id].sort(),
@@ -1376,18 +1380,28 @@ describe('personal data', () => {
   // The requests' history names the customer as its parent (customerId is required: the audit
   // trigger is gscrm_audit_row('id', 'customers', 'customer_id', '')), so the signer's name,
   // e-mail, place and browser are in the customer's export and erased with the customer.
-  it('erasing the customer leaves nothing of the signer in the history', async () => {
+  // The notifications of the sender and the consultant, and the mail to the signer, name them
+  // too: they carry the customer's id, so the erasure deletes them and scrubs their history.
+  it('erasing the customer leaves nothing of the signer in the history, notifications or mails', async () => {
     const { person, marks } = await signedPerson('b');
+    const traced = (row: unknown) =>
+      Object.values(marks).some((value) => JSON.stringify(row).includes(value));
+    const db = t.database.db;
+    const notices = () => db.selectFrom('notifications').select(['title', 'body']).execute();
+    const mails = () => db.selectFrom('outbox').select(['to_address', 'subject', 'body']).execute();
+    expect((await notices()).filter(traced).length).toBeGreaterThan(0);
+    expect((await mails()).filter(traced).length).toBeGreaterThan(0);
+
     const erased = await call(ADMIN, 'POST', `/api/customers/${String(person.id)}/erase`);
     expect(erased.statusCode, erased.body).toBe(200);
-    const history = await t.database.db
+    const history = await db
       .selectFrom('audit_log')
       .select(['resource', 'record_id', 'changes'])
-      .where('resource', '=', 'signature_requests')
+      .where('resource', 'in', ['signature_requests', 'notifications'])
       .execute();
-    const traces = history.filter((row) =>
-      Object.values(marks).some((value) => JSON.stringify(row.changes).includes(value)),
-    );
+    const traces = history.filter((row) => traced(row.changes));
     expect(traces.map((row) => `${String(row.resource)} ${String(row.record_id)}`)).toEqual([]);
+    expect((await notices()).filter(traced)).toEqual([]);
+    expect((await mails()).filter(traced)).toEqual([]);
   });
 });
