@@ -18,7 +18,7 @@ import {
 } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
-import { useSearchParams } from 'react-router-dom';
+import { useParamsChange } from './useParamsChange.ts';
 import { LANGUAGES } from '../i18n/index.ts';
 
 export function PublicFrame({
@@ -76,7 +76,7 @@ export function PublicFrame({
 function LanguageChoice({ testId }: { testId?: string }) {
   const translate = useTranslate();
   const [locale, setLocale] = useLocaleState();
-  const [params, setParams] = useSearchParams();
+  const [, change] = useParamsChange();
   return (
     <TextField
       select
@@ -85,9 +85,7 @@ function LanguageChoice({ testId }: { testId?: string }) {
       onChange={(event) => {
         const language = event.target.value;
         setLocale(language);
-        const next = new URLSearchParams(params);
-        next.set('lang', language);
-        setParams(next, { replace: true });
+        change({ lang: language });
       }}
       slotProps={{
         htmlInput: { 'aria-label': translate('app.language'), 'data-testid': testId },

@@ -37,7 +37,8 @@ import {
   useNotify,
   useTranslate,
 } from 'react-admin';
-import { Link as RouterLink, useParams, useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import { useParamsChange } from '../../components/useParamsChange.ts';
 import { api, fieldErrorsOf, messageOf, statusOf } from '../../dataProvider/apiClient.ts';
 import { isLanguage, type Language, LANGUAGES } from '../../i18n/index.ts';
 import type { ApiRecord } from '../../resources/records.ts';
@@ -189,7 +190,7 @@ export function GlobalCheckWorkspace({ customerId }: { customerId: number }) {
   const locale = useLocale();
   const notify = useNotify();
   const dataProvider = useDataProvider();
-  const [params, setParams] = useSearchParams();
+  const [params, change] = useParamsChange();
   const checkParam = Number(params.get('check')) || null;
   const compareParam = Number(params.get('compare')) || null;
   const isNew = params.get('new') === '1';
@@ -262,15 +263,6 @@ export function GlobalCheckWorkspace({ customerId }: { customerId: number }) {
     () => ({ values: values ?? {}, messages, set }),
     [values, messages, set],
   );
-
-  const change = (next: Record<string, string | null>) => {
-    const merged = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(next)) {
-      if (value === null) merged.delete(key);
-      else merged.set(key, value);
-    }
-    setParams(merged, { replace: true });
-  };
 
   const save = async () => {
     if (!values) return;
