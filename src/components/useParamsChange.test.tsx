@@ -4,31 +4,36 @@
  * the changes made since (the Global check's save reset the chosen result tab).
  */
 import { act, cleanup, render } from '@testing-library/react';
-import { useRef } from 'react';
+import { useEffect } from 'react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useParamsChange } from './useParamsChange.ts';
 
 afterEach(cleanup);
 
-const seen: { search: string; first?: (next: Record<string, string | null>) => void } = {
-  search: '',
-};
+type Change = (next: Record<string, string | null>) => void;
+const seen: { search: string; first?: Change } = { search: '' };
 
-function Probe() {
+/** Reports the address and keeps the handler of the first render, as a save started before a tab
+ *  click still holds it. */
+function Probe({ report }: { report: (search: string, change: Change) => void }) {
   const [, change] = useParamsChange();
-  // The handler of the first render, as a save started before a tab click still holds it.
-  const first = useRef(change);
-  seen.first = first.current;
-  seen.search = useLocation().search;
+  const { search } = useLocation();
+  useEffect(() => report(search, change));
   return null;
 }
 
+const report = (search: string, change: Change) => {
+  seen.search = search;
+  seen.first ??= change;
+};
+
 describe('useParamsChange', () => {
   it('merges into the latest parameters, not those of the render that made the handler', () => {
+    seen.first = undefined;
     render(
       <MemoryRouter initialEntries={['/checks?check=1&scenario=retirement']}>
-        <Probe />
+        <Probe report={report} />
       </MemoryRouter>,
     );
     act(() => seen.first?.({ scenario: 'accidentDeath' }));
@@ -40,9 +45,10 @@ describe('useParamsChange', () => {
   });
 
   it('removes a parameter given null and keeps the others', () => {
+    seen.first = undefined;
     render(
       <MemoryRouter initialEntries={['/checks?new=1&lang=de']}>
-        <Probe />
+        <Probe report={report} />
       </MemoryRouter>,
     );
     act(() => seen.first?.({ new: null }));
