@@ -28,14 +28,19 @@ const report = (search: string, change: Change) => {
   seen.first ??= change;
 };
 
+/** Renders the probe at `url`, with no handler kept yet. */
+function mount(url: string) {
+  seen.first = undefined;
+  render(
+    <MemoryRouter initialEntries={[url]}>
+      <Probe report={report} />
+    </MemoryRouter>,
+  );
+}
+
 describe('useParamsChange', () => {
   it('merges into the latest parameters, not those of the render that made the handler', () => {
-    seen.first = undefined;
-    render(
-      <MemoryRouter initialEntries={['/checks?check=1&scenario=retirement']}>
-        <Probe report={report} />
-      </MemoryRouter>,
-    );
+    mount('/checks?check=1&scenario=retirement');
     act(() => seen.first?.({ scenario: 'accidentDeath' }));
     expect(new URLSearchParams(seen.search).get('scenario')).toBe('accidentDeath');
     act(() => seen.first?.({ check: '2', new: null }));
@@ -45,12 +50,7 @@ describe('useParamsChange', () => {
   });
 
   it('removes a parameter given null and keeps the others', () => {
-    seen.first = undefined;
-    render(
-      <MemoryRouter initialEntries={['/checks?new=1&lang=de']}>
-        <Probe report={report} />
-      </MemoryRouter>,
-    );
+    mount('/checks?new=1&lang=de');
     act(() => seen.first?.({ new: null }));
     expect(seen.search).toBe('?lang=de');
   });

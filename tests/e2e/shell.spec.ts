@@ -24,25 +24,25 @@ const groups = (paths: readonly string[]) =>
     paths: paths.slice(index * GROUP, (index + 1) * GROUP),
   }));
 
-for (const { from, paths } of groups(SPEC_ADMIN)) {
-  test(`every admin route of the spec resolves for an admin (${from}–${from + paths.length - 1})`, async ({
-    page,
-  }) => {
-    test.setTimeout(150_000);
-    await login(page, 'admin@demo.gscrm.ch');
-    for (const path of paths) await expectResolves(page, `/admin/${path.replace(/\{id\}/g, '1')}`);
-  });
-}
-
-for (const { from, paths } of groups(SPEC_CONSULTANT)) {
-  test(`every consultant route of the spec resolves for a consultant (${from}–${from + paths.length - 1})`, async ({
-    page,
-  }) => {
-    test.setTimeout(150_000);
-    await login(page, 'consultant@demo.gscrm.ch');
-    for (const path of paths)
-      await expectResolves(page, `/consultant/${path.replace(/\{id\}/g, '1')}`);
-  });
+for (const { area, role, email, routes } of [
+  { area: 'admin', role: 'an admin', email: 'admin@demo.gscrm.ch', routes: SPEC_ADMIN },
+  {
+    area: 'consultant',
+    role: 'a consultant',
+    email: 'consultant@demo.gscrm.ch',
+    routes: SPEC_CONSULTANT,
+  },
+]) {
+  for (const { from, paths } of groups(routes)) {
+    test(`every ${area} route of the spec resolves for ${role} (${from}–${from + paths.length - 1})`, async ({
+      page,
+    }) => {
+      test.setTimeout(150_000);
+      await login(page, email);
+      for (const path of paths)
+        await expectResolves(page, `/${area}/${path.replace(/\{id\}/g, '1')}`);
+    });
+  }
 }
 
 test('a consultant opening an admin route lands on their own dashboard with a message', async ({
