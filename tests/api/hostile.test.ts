@@ -27,6 +27,7 @@ import type { Operation } from './hostile/openapi.ts';
 import { seededRandom } from './hostile/random.ts';
 import {
   ensureTarget,
+  fingerprint,
   formatViolation,
   type Outcome,
   prepareContext,
@@ -197,6 +198,38 @@ describe('hostile input on every operation', () => {
       ]),
     ])
       expect(keys).toContain(key);
+  });
+
+  it('its fingerprint sees a row left changed, not one written as it was or rolled back', async () => {
+    // Written here, not through a request: the next case takes its own "before".
+    context.known = undefined;
+    const db = context.t.database.db;
+    const id = Number(context.targets.get('outbox'));
+    // A mail of the outbox has no version and no trigger: written as it was, it stays as it was.
+    const mail = () => db.updateTable('outbox').where('id', '=', id);
+    const before = await fingerprint(context);
+    await mail()
+      .set((eb) => ({ subject: eb.ref('subject') }))
+      .execute();
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .updateTable('outbox')
+          .where('id', '=', id)
+          .set({ subject: 'rolled back' })
+          .execute();
+        throw new Error('roll back');
+      })
+      .catch(() => {});
+    expect(await fingerprint(context)).toEqual(before);
+    await mail()
+      .set({ subject: `fingerprint probe ${SEED}` })
+      .execute();
+    const after = await fingerprint(context);
+    expect([...after].filter(([table, changes]) => before.get(table) !== changes)).toEqual([
+      ['outbox', String(Number(before.get('outbox') ?? 0) + 1)],
+    ]);
   });
 
   for (const op of context.operations) {

@@ -7,7 +7,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect as baseExpect, type Page, test, type TestInfo } from '@playwright/test';
 import { releaseTexts } from '../../server/i18n/source.ts';
-import { login } from './helpers.ts';
+import { listRows, login } from './helpers.ts';
 
 /** The German release text of a key (the app's default language). */
 const german = (key: string): string => releaseTexts().get('de')?.get(key) ?? key;
@@ -71,10 +71,10 @@ test.describe('no serious or critical accessibility violation', () => {
     await audit(page, 'dashboard', testInfo);
 
     await page.goto('/admin/customers');
-    await expect(page.locator('tbody tr').first()).toBeVisible();
+    await expect(listRows(page).first()).toBeVisible();
     await audit(page, 'customers-list', testInfo);
 
-    await page.locator('tbody tr').first().click();
+    await listRows(page).first().click();
     await expect(page).toHaveURL(/\/admin\/customers\/\d+(\/show)?$/);
     await expect(page.locator('main').getByRole('tab').first()).toBeVisible();
     await audit(page, 'customer-show', testInfo);

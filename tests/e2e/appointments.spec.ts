@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect as baseExpect, type Page, test } from '@playwright/test';
-import { login, PASSWORD, restoreLanguage } from './helpers.ts';
+import { listRows, login, PASSWORD, restoreLanguage } from './helpers.ts';
 
 const ADMIN = 'admin@demo.gscrm.ch';
 const CONSULTANT = 'consultant@demo.gscrm.ch';
@@ -440,7 +440,7 @@ test('a consultant sees their own appointments first, in their language', async 
 
   // The list, its statuses in French.
   await page.getByTestId('appointments-view-list').click();
-  await expect(page.locator('tbody tr').first()).toBeVisible();
+  await expect(listRows(page).first()).toBeVisible();
   await expect(page.locator('thead')).toContainText('Statut');
   await expect(page.locator('tbody')).toContainText(/Par défaut|A eu lieu|Ouvert|Annulé/);
   await shot(page, 'consultant-list-fr');

@@ -6,7 +6,7 @@
  * listener can fail: an inline script injected into the page is refused and reported.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { login } from './helpers.ts';
+import { listRows, login } from './helpers.ts';
 
 declare global {
   interface Window {
@@ -73,11 +73,11 @@ test('login page, dashboard, customers list and a customer: no CSP violation', a
   expect(await violations(), 'dashboard').toEqual([]);
 
   await open(page, '/admin/customers');
-  await expect(page.locator('table tbody tr').first()).toBeVisible();
+  await expect(listRows(page).first()).toBeVisible();
   expect(await violations(), 'customers list').toEqual([]);
 
   // A cell past the selection checkbox opens the record.
-  await page.locator('table tbody tr').first().locator('td').nth(2).click();
+  await listRows(page).first().locator('td').nth(2).click();
   await expect(page).toHaveURL(/\/admin\/customers\/\d+/);
   await page.waitForLoadState('networkidle');
   expect(await violations(), 'a customer').toEqual([]);

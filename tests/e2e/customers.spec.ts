@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
-import { login } from './helpers.ts';
+import { listRows, login } from './helpers.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const PDF = Buffer.from(
@@ -109,7 +109,7 @@ test('a person and a company, a household member and a document', async ({ page 
 
   // Both are in the list, newest first.
   await page.goto('/admin/customers');
-  const rows = page.locator('tbody tr');
+  const rows = listRows(page);
   await expect(rows.first()).toContainText(`Schreinerei ${stamp} GmbH`);
   await expect(rows.nth(1)).toContainText(`Lena ${lastName}`);
 });
@@ -135,13 +135,13 @@ test('a CSV import shows the bad row before importing the good ones', async ({ p
   );
   await page.goto('/admin/customers');
   await page.locator('input[name="q"]').fill('Imhof');
-  await expect(page.locator('tbody tr').first()).toContainText('Regula Imhof');
+  await expect(listRows(page).first()).toContainText('Regula Imhof');
 });
 
 test('the assignment buttons and a filter typed right after them both hold', async ({ page }) => {
   await login(page, 'admin@demo.gscrm.ch');
   await page.goto('/admin/customers');
-  await expect(page.locator('tbody tr').first()).toBeVisible();
+  await expect(listRows(page).first()).toBeVisible();
   const filter = async () =>
     JSON.parse(new URL(page.url()).searchParams.get('filter') ?? '{}') as Record<string, unknown>;
   await page.getByTestId('assignment-unassigned').click();

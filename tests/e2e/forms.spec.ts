@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import { type Dialog, expect, type Locator, type Page, test } from '@playwright/test';
 import { releaseTexts } from '../../server/i18n/source.ts';
-import { login } from './helpers.ts';
+import { listRows, login } from './helpers.ts';
 
 const RELEASE = releaseTexts();
 type Language = 'de' | 'fr';
@@ -209,7 +209,7 @@ test('leaving a changed form through the menu asks first (saving asks nothing: s
   await login(page, 'admin@demo.gscrm.ch');
   await switchTo(page, 'de');
   await page.goto('/admin/lead-sources');
-  await page.locator('tbody tr').first().click();
+  await listRows(page).first().click();
   await expect(page).toHaveURL(/\/admin\/lead-sources\/\d+\/edit$/);
   const edit = page.url();
   const name = page.locator('input[name="nameDe"]');

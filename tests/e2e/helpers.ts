@@ -1,5 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
 
 export const PASSWORD = 'E2e-Passw0rd!';
 
@@ -10,6 +10,14 @@ export async function login(page: Page, email: string, password = PASSWORD): Pro
   await page.locator('button[type="submit"]').click();
   await expect(page).not.toHaveURL(/\/login/);
 }
+
+/**
+ * The data rows of a react-admin list (in `scope`). Not `tbody tr`: a list still loading after a
+ * second shows placeholder rows in the same table (ra-ui-materialui's DatagridLoading), and a
+ * click on one of those opens nothing — on a loaded machine the first row was a placeholder.
+ */
+export const listRows = (scope: Page | Locator): Locator =>
+  scope.locator('tbody tr.RaDatagrid-row');
 
 /**
  * Sets a user's stored language back (through the API). The language menu saves the choice on

@@ -36,7 +36,7 @@ const testId = (id: string) => visible(`[data-testid="${id}"]`);
 
 const SCREENS: Screen[] = [
   { name: 'dashboard', path: '/admin/dashboard', ready: testId('recent-customers') },
-  { name: 'customers', path: '/admin/customers', ready: visible('table tbody tr') },
+  { name: 'customers', path: '/admin/customers', ready: visible('table tbody tr.RaDatagrid-row') },
   { name: 'customer-overview', path: '/admin/customers/1', ready: testId('customer-name') },
   {
     name: 'customer-household',
@@ -56,14 +56,18 @@ const SCREENS: Screen[] = [
   {
     name: 'translation-keys',
     path: '/admin/translation-keys',
-    ready: visible('table tbody tr'),
+    ready: visible('table tbody tr.RaDatagrid-row'),
   },
-  { name: 'users', path: '/admin/users', ready: visible('table tbody tr') },
-  { name: 'sub-brokers', path: '/admin/sub-brokers', ready: visible('table tbody tr') },
-  { name: 'outbox', path: '/admin/outbox', ready: visible('table tbody tr') },
+  { name: 'users', path: '/admin/users', ready: visible('table tbody tr.RaDatagrid-row') },
+  {
+    name: 'sub-brokers',
+    path: '/admin/sub-brokers',
+    ready: visible('table tbody tr.RaDatagrid-row'),
+  },
+  { name: 'outbox', path: '/admin/outbox', ready: visible('table tbody tr.RaDatagrid-row') },
   { name: 'jobs', path: '/admin/jobs', ready: visible('table thead') },
   { name: 'audit-log', path: '/admin/audit-log', ready: testId('history-list') },
-  { name: 'products', path: '/admin/products', ready: visible('table tbody tr') },
+  { name: 'products', path: '/admin/products', ready: visible('table tbody tr.RaDatagrid-row') },
 ];
 
 interface Overflow {

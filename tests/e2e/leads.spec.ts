@@ -10,7 +10,7 @@
  * SHOTS=<folder>, screenshots at 1366×768.
  */
 import { type APIRequestContext, expect as baseExpect, type Page, test } from '@playwright/test';
-import { login, PASSWORD } from './helpers.ts';
+import { listRows, login, PASSWORD } from './helpers.ts';
 
 const ADMIN = 'admin@demo.gscrm.ch';
 const SHOTS = process.env.SHOTS;
@@ -419,7 +419,7 @@ test('the list view through the switch, kept as the preference', async ({ page, 
     await openBoard(page, stamp);
     await page.getByTestId('leads-view-list').click();
     await expect(page.getByTestId('leads-page')).toHaveAttribute('data-view', 'list');
-    const rows = page.locator('[data-testid="leads-list"] tbody tr');
+    const rows = listRows(page.getByTestId('leads-list'));
     await expect(rows).toHaveCount(2);
     await expect(rows.filter({ hasText: `Hanna Board${stamp}` })).toContainText('Neue Leads');
     await expect(rows.filter({ hasText: `Ivo Board${stamp}` })).toContainText('Ungültig');
