@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * Projects: `unit` (front end and pure modules; jsdom where a file asks for it) and the API tests,
  * once on PGlite and once on PostgreSQL (TEST_DATABASE_URL, default the local server).
+ * Every API file gets a copy of one seeded database made per run (tests/api/seeded-setup.ts).
  * Playwright specs (tests/e2e) are not vitest's.
  */
 export default defineConfig({
@@ -31,6 +32,10 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           env: { TEST_ENGINE: 'pglite' },
+          globalSetup: ['./tests/api/seeded-setup.ts'],
+          // The files share the server's modules (loaded once, not once per file: about 1.5 s
+          // each); a file that changes shared state (storage, environment) puts it back.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -42,6 +47,10 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
           env: { TEST_ENGINE: 'postgres' },
+          globalSetup: ['./tests/api/seeded-setup.ts'],
+          // The files share the server's modules (loaded once, not once per file: about 1.5 s
+          // each); a file that changes shared state (storage, environment) puts it back.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

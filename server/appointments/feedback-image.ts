@@ -21,7 +21,7 @@ import { writeTransaction } from '../audit/context.ts';
 import { modelOf, recordAnswer, requireVisible, scopeFor } from '../customers/access.ts';
 import {
   FEEDBACK_IMAGE_KINDS,
-  FEEDBACK_IMAGE_MAX_BYTES,
+  feedbackImageMaxBytes,
   receiveUpload,
   sendStored,
 } from '../customers/files.ts';
@@ -47,7 +47,7 @@ const megabytes = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10
 export async function feedbackImageRoutes(app: FastifyInstance): Promise<void> {
   // Multipart for these routes only (as the customers' feature does for its own).
   await app.register(multipart, {
-    limits: { fileSize: FEEDBACK_IMAGE_MAX_BYTES, files: 1 },
+    limits: { fileSize: feedbackImageMaxBytes(), files: 1 },
     throwFileSizeLimit: false,
   });
   const title = modelOf(app, 'feedbacks').title;
@@ -99,7 +99,7 @@ export async function feedbackImageRoutes(app: FastifyInstance): Promise<void> {
       config: { access: 'authenticated' },
       schema: {
         tags: ['feedbacks'],
-        summary: `Set or replace the feedback's image (multipart: file; JPEG, PNG, WebP or HEIC, checked by content; at most ${megabytes(FEEDBACK_IMAGE_MAX_BYTES)} MB). Visible as the feedback's appointment (404 otherwise).`,
+        summary: `Set or replace the feedback's image (multipart: file; JPEG, PNG, WebP or HEIC, checked by content; at most ${megabytes(feedbackImageMaxBytes())} MB). Visible as the feedback's appointment (404 otherwise).`,
         params: idParams,
         response: { 200: answer },
       },
@@ -110,7 +110,7 @@ export async function feedbackImageRoutes(app: FastifyInstance): Promise<void> {
       const upload = await receiveUpload(request, {
         folder: FEEDBACK_IMAGE_FOLDER,
         kinds: FEEDBACK_IMAGE_KINDS,
-        maxBytes: FEEDBACK_IMAGE_MAX_BYTES,
+        maxBytes: feedbackImageMaxBytes(),
       });
       const file = upload.file;
       if (!file) throw validationError({ file: [issue('required')] });

@@ -20,9 +20,9 @@ import { getStorage } from '../storage/index.ts';
 import { modelOf, recordAnswer, requireVisible, visibleRow } from './access.ts';
 import {
   AVATAR_KINDS,
-  AVATAR_MAX_BYTES,
+  avatarMaxBytes,
   DOCUMENT_KINDS,
-  DOCUMENT_MAX_BYTES,
+  documentMaxBytes,
   receiveUpload,
   sendStored,
 } from './files.ts';
@@ -55,7 +55,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       config: { access: 'authenticated', external: true },
       schema: {
         tags: ['documents'],
-        summary: `Upload a document of the customer (multipart: file, document_name, document_type, document_related_to, contract_id, signed_on). At most ${DOCUMENT_MAX_BYTES / 1024 / 1024} MB; PDF, images and office files, checked by content.`,
+        summary: `Upload a document of the customer (multipart: file, document_name, document_type, document_related_to, contract_id, signed_on). At most ${documentMaxBytes() / 1024 / 1024} MB; PDF, images and office files, checked by content.`,
         params: idParams,
         response: { 201: recordAnswer(app, 'documents') },
       },
@@ -65,7 +65,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       const upload = await receiveUpload(request, {
         folder: 'documents',
         kinds: DOCUMENT_KINDS,
-        maxBytes: DOCUMENT_MAX_BYTES,
+        maxBytes: documentMaxBytes(),
       });
       const file = upload.file;
       try {
@@ -163,7 +163,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       config: { access: 'authenticated', external: true },
       schema: {
         tags: ['customers'],
-        summary: `Set the customer's picture (multipart: file; JPEG, PNG, GIF or WebP, at most ${AVATAR_MAX_BYTES / 1024 / 1024} MB).`,
+        summary: `Set the customer's picture (multipart: file; JPEG, PNG, GIF or WebP, at most ${avatarMaxBytes() / 1024 / 1024} MB).`,
         params: idParams,
         response: { 200: recordAnswer(app, 'customers') },
       },
@@ -173,7 +173,7 @@ export async function documentRoutes(app: FastifyInstance): Promise<void> {
       const upload = await receiveUpload(request, {
         folder: 'avatars',
         kinds: AVATAR_KINDS,
-        maxBytes: AVATAR_MAX_BYTES,
+        maxBytes: avatarMaxBytes(),
       });
       if (!upload.file) throw validationError({ file: [issue('required')] });
       return replaceAvatar(request, customer, upload.file.key);

@@ -65,12 +65,12 @@ export const FEEDBACK_IMAGE_KINDS: Record<string, FileKind> = {
 };
 
 const MB = 1024 * 1024;
-export const DOCUMENT_MAX_BYTES = Number(process.env.DOCUMENT_MAX_BYTES ?? 20 * MB);
-export const AVATAR_MAX_BYTES = Number(process.env.AVATAR_MAX_BYTES ?? 5 * MB);
+/** The size limits, read from the environment when an app registers its routes. */
+export const documentMaxBytes = (): number => Number(process.env.DOCUMENT_MAX_BYTES ?? 20 * MB);
+export const avatarMaxBytes = (): number => Number(process.env.AVATAR_MAX_BYTES ?? 5 * MB);
 /** A photo of a signed form may be as large as a scanned document: the documents' limit. */
-export const FEEDBACK_IMAGE_MAX_BYTES = Number(
-  process.env.FEEDBACK_IMAGE_MAX_BYTES ?? DOCUMENT_MAX_BYTES,
-);
+export const feedbackImageMaxBytes = (): number =>
+  Number(process.env.FEEDBACK_IMAGE_MAX_BYTES ?? documentMaxBytes());
 
 export interface StoredFile {
   key: string;

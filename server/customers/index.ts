@@ -9,7 +9,7 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { DOCUMENT_MAX_BYTES } from './files.ts';
+import { documentMaxBytes } from './files.ts';
 import { customerHooks, documentHooks, householdMemberHooks } from './hooks.ts';
 import { exportRoutes } from './export-routes.ts';
 import { personalDataRoutes } from './personal-data.ts';
@@ -24,7 +24,7 @@ export default async function customers(app: FastifyInstance): Promise<void> {
   // Multipart for the routes of this feature only. Oversized files are detected per route
   // (`truncated`), answered 413 and nothing kept.
   await app.register(multipart, {
-    limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1 },
+    limits: { fileSize: documentMaxBytes(), files: 1 },
     throwFileSizeLimit: false,
   });
   await app.register(recordRoutes);

@@ -59,7 +59,8 @@ export const RESOURCE = 'signature-requests';
 export const TOKEN_HEADER = 'x-signature-token';
 const LANGUAGES = ['de', 'en', 'fr', 'it'] as const;
 const MB = 1024 * 1024;
-export const SIGNATURE_MAX_BYTES = Number(process.env.SIGNATURE_MAX_BYTES ?? 10 * MB);
+/** The size limit of a document to sign, read from the environment when it is checked. */
+export const signatureMaxBytes = (): number => Number(process.env.SIGNATURE_MAX_BYTES ?? 10 * MB);
 /** How often open requests past their expiry are marked expired (the answers say so at once). */
 const EXPIRE_CRON = '17 * * * *';
 
@@ -189,12 +190,13 @@ export default async function signatures(app: FastifyInstance): Promise<void> {
         throw documentError(issue('signatureDocumentType', { type }));
       if (!document.document_file || document.mime_type !== 'application/pdf')
         throw documentError(issue('signatureNotPdf'));
-      if (Number(document.size_bytes ?? 0) > SIGNATURE_MAX_BYTES)
-        throw documentError(issue('signatureTooLarge', { limit: human(SIGNATURE_MAX_BYTES) }));
+      const maxBytes = signatureMaxBytes();
+      if (Number(document.size_bytes ?? 0) > maxBytes)
+        throw documentError(issue('signatureTooLarge', { limit: human(maxBytes) }));
       const bytes = await storedBytes(String(document.document_file));
       if (!bytes) throw new ApiError(404, 'storedFileMissing');
-      if (bytes.length > SIGNATURE_MAX_BYTES)
-        throw documentError(issue('signatureTooLarge', { limit: human(SIGNATURE_MAX_BYTES) }));
+      if (bytes.length > maxBytes)
+        throw documentError(issue('signatureTooLarge', { limit: human(maxBytes) }));
       if (!(await readablePdf(bytes))) throw documentError(issue('signaturePdfUnreadable'));
 
       const customer = await resourceDb(app.db)

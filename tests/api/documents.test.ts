@@ -4,22 +4,20 @@
  * an attachment, access like the customer's, clean-up of stored files.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DiskStorage, setStorage } from '../../server/storage/index.ts';
-import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
+
+import { ADMIN, CONSULTANT, createTestApp, type TestApp, temporaryStorage } from './harness.ts';
 import { EXE, multipart, PDF, PNG } from './multipart.ts';
 
-vi.hoisted(() => {
-  process.env.DOCUMENT_MAX_BYTES = String(256 * 1024);
-  process.env.AVATAR_MAX_BYTES = String(64 * 1024);
-});
+// Small limits (read when the app registers its routes), so real files can exceed them.
+vi.stubEnv('DOCUMENT_MAX_BYTES', String(256 * 1024));
+vi.stubEnv('AVATAR_MAX_BYTES', String(64 * 1024));
 
+const folder = temporaryStorage('documents');
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
 type Row = Record<string, unknown>;
 let t: TestApp;
-let folder: string;
 let customerId: number;
 let otherCustomerId: number;
 
@@ -51,8 +49,6 @@ function expectFileError(
 }
 
 beforeAll(async () => {
-  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'gscrm-documents-'));
-  setStorage(new DiskStorage(folder));
   t = await createTestApp();
   const users = await t.database.db.selectFrom('users').select(['id', 'email']).execute();
   const id = (email: string) => Number(users.find((user) => user.email === email)?.id);
@@ -72,8 +68,8 @@ beforeAll(async () => {
   otherCustomerId = Number(theirs.id);
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await t?.close();
-  fs.rmSync(folder, { recursive: true, force: true });
 });
 
 describe('upload and download', () => {

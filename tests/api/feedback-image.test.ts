@@ -8,19 +8,18 @@
  * personal-data export carries the image and the erasure removes its file.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fromBuffer, type Entry } from 'yauzl';
-import { DiskStorage, setStorage } from '../../server/storage/index.ts';
-import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
+
+import { ADMIN, CONSULTANT, createTestApp, type TestApp, temporaryStorage } from './harness.ts';
 import { EXE, type FilePart, multipart, PDF, PNG } from './multipart.ts';
 
-vi.hoisted(() => {
-  process.env.FEEDBACK_IMAGE_MAX_BYTES = String(64 * 1024);
-});
+// A small limit (read when the app registers its routes), so a real file can exceed it.
+vi.stubEnv('FEEDBACK_IMAGE_MAX_BYTES', String(64 * 1024));
 
+const folder = temporaryStorage('feedback-images');
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
 type Row = Record<string, unknown>;
 interface ErrorAnswer {
@@ -53,7 +52,6 @@ const HEIC = Buffer.concat([
 const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(40, 0)]);
 
 let t: TestApp;
-let folder: string;
 const users: Record<string, number> = {};
 const unique = Math.random().toString(36).slice(2, 8);
 
@@ -150,15 +148,13 @@ function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
 }
 
 beforeAll(async () => {
-  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'gscrm-feedback-images-'));
-  setStorage(new DiskStorage(folder));
   t = await createTestApp();
   for (const user of await t.database.db.selectFrom('users').select(['id', 'email']).execute())
     users[String(user.email)] = Number(user.id);
 });
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await t?.close();
-  fs.rmSync(folder, { recursive: true, force: true });
 });
 
 describe('POST|GET|DELETE /api/feedbacks/:id/image', () => {

@@ -4,8 +4,12 @@
  * with the demo data, and the app driven through `app.inject()` (no network).
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { afterAll, inject } from 'vitest';
 import { seedDemo } from '../../server/demo/index.ts';
 import { buildApp } from '../../server/app.ts';
 import type { LoginThrottle } from '../../server/auth/index.ts';
@@ -14,10 +18,52 @@ import type { ComparisonConfig } from '../../server/comparison/adapter.ts';
 import { type Database, openPglite, openPostgres } from '../../server/db/index.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { loadResourceModels } from '../../server/schemas.ts';
+import { DiskStorage, getStorage, setStorage } from '../../server/storage/index.ts';
+import { swissToday } from '../../src/schema/swiss-time.ts';
 
 export const DEMO_PASSWORD = 'Test-Passw0rd!';
 export const ENGINE = (process.env.TEST_ENGINE ?? 'pglite') as 'pglite' | 'postgres';
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** The migrated, seeded database the API projects' global setup made (./seeded-setup.ts). */
+export interface SeededDatabase {
+  engine: 'pglite' | 'postgres';
+  /** The Swiss day and the moment it was seeded on. */
+  day: string;
+  madeAt: number;
+  /** PGlite: its image (a tar). */
+  image?: string;
+  /** PostgreSQL: the template database's name. */
+  template?: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    seededDatabase: SeededDatabase;
+  }
+}
+
+/**
+ * How long a test file may copy the seeded database instead of seeding its own. The demo is
+ * written relative to its moment (an appointment of today is past or still to come, with or
+ * without feedback): a copy older than this, or of another day, would show another demo than a
+ * fresh seed, so the file then seeds its own.
+ */
+const SEEDED_MAX_AGE_MS = 20 * 60_000;
+
+/** The seeded database to copy, when there is one of this engine still fresh enough. */
+function seededDatabase(): SeededDatabase | undefined {
+  let seeded: SeededDatabase | undefined;
+  try {
+    seeded = inject('seededDatabase');
+  } catch {
+    return undefined; // not in a vitest API project (scripts/fuzz.ts)
+  }
+  const now = Date.now();
+  if (!seeded || seeded.engine !== ENGINE) return undefined;
+  if (seeded.day !== swissToday(now) || now - seeded.madeAt > SEEDED_MAX_AGE_MS) return undefined;
+  return seeded;
+}
 
 export interface AppVariantOptions {
   sessionPolicy?: SessionPolicy;
@@ -71,7 +117,9 @@ function clientOf(app: FastifyInstance): TestClient {
   };
 }
 
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+async function createPostgresDatabase(
+  template?: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `gscrm_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   try {
@@ -81,7 +129,7 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
       `PostgreSQL API tests need a server at ${ADMIN_URL} (set TEST_DATABASE_URL): ${(error as Error).message}`,
     );
   }
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
@@ -107,19 +155,21 @@ export async function createTestApp(
 ): Promise<TestApp> {
   let database: Database;
   let drop = async () => {};
+  // A copy of the run's seeded database when the file wants the demo on the current migrations.
+  const seeded = options.seed !== false && options.image !== false ? seededDatabase() : undefined;
   if (ENGINE === 'postgres') {
-    const created = await createPostgresDatabase();
+    const created = await createPostgresDatabase(seeded?.template);
     database = await openPostgres(created.url);
     drop = created.drop;
   } else {
     // From the prepared image when there is one (npm ci makes it): no initdb per test file.
-    database = await openPglite(undefined, { image: options.image ?? true });
+    database = await openPglite(undefined, { image: seeded?.image ?? options.image ?? true });
   }
   const models = loadResourceModels();
   let app: FastifyInstance;
   try {
     await migrate(database);
-    if (options.seed !== false)
+    if (options.seed !== false && !seeded)
       await seedDemo(database.db, { password: DEMO_PASSWORD, commissions: false });
     app = await buildApp({
       database,
@@ -152,3 +202,18 @@ export async function createTestApp(
 
 export const ADMIN = 'admin@demo.gscrm.ch';
 export const CONSULTANT = 'consultant@demo.gscrm.ch';
+
+/**
+ * The files this test file stores go to a folder of its own (answered), removed after the file's
+ * tests; the storage in use before is put back (test files share the server's modules).
+ */
+export function temporaryStorage(name: string): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), `gscrm-${name}-`));
+  const before = getStorage();
+  setStorage(new DiskStorage(folder));
+  afterAll(() => {
+    setStorage(before);
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+  return folder;
+}

@@ -7,12 +7,9 @@
  * in hostile/runner.ts). FUZZ_N cases per operation (default 10), seed FUZZ_SEED; a larger run:
  * `npm run fuzz -- --n 10000`.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp } from './harness.ts';
+import { createTestApp, temporaryStorage } from './harness.ts';
 import { multipart } from './multipart.ts';
 import {
   casesOf,
@@ -39,30 +36,17 @@ import { type HostileClass, looseIds } from './hostile/values.ts';
 const PER_OPERATION = Number(process.env.FUZZ_N ?? 10);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_511);
 
-// Uploads of the run land in a folder of their own (the storage reads DOCUMENTS_DIR lazily).
-const documents = fs.mkdtempSync(path.join(os.tmpdir(), 'gscrm-hostile-'));
-const documentsBefore = process.env.DOCUMENTS_DIR;
-process.env.DOCUMENTS_DIR = documents;
-
-const cleanUp = () => {
-  fs.rmSync(documents, { recursive: true, force: true });
-  if (documentsBefore === undefined) delete process.env.DOCUMENTS_DIR;
-  else process.env.DOCUMENTS_DIR = documentsBefore;
-};
-const t = await createTestApp().catch((error: unknown) => {
-  cleanUp();
-  throw error;
-});
+// Uploads of the run land in a folder of their own.
+temporaryStorage('hostile');
+const t = await createTestApp();
 const context = await prepareContext(t, SEED).catch(async (error: unknown) => {
   await t.close();
-  cleanUp();
   throw error;
 });
 const random = seededRandom(SEED);
 
 afterAll(async () => {
   await t.close();
-  cleanUp();
 });
 
 function expectClean(outcomes: Outcome[]): void {

@@ -9,29 +9,23 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { PDFDocument, PDFHexString, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Entry, fromBuffer } from 'yauzl';
-import {
-  expireRequests,
-  SIGNATURE_MAX_BYTES,
-  TOKEN_HEADER,
-} from '../../server/signatures/index.ts';
-import { DiskStorage, getStorage, setStorage } from '../../server/storage/index.ts';
+import { expireRequests, signatureMaxBytes, TOKEN_HEADER } from '../../server/signatures/index.ts';
+import { getStorage } from '../../server/storage/index.ts';
 import { swissToday } from '../../src/schema/swiss-time.ts';
-import { ADMIN, CONSULTANT, createTestApp, type TestApp } from './harness.ts';
+import { ADMIN, CONSULTANT, createTestApp, type TestApp, temporaryStorage } from './harness.ts';
 import { multipart, PNG } from './multipart.ts';
 import { pdfText } from './pdf-text.ts';
 
-// The size limit is read when the module loads: small here, so a real file can exceed it.
-vi.hoisted(() => {
-  process.env.SIGNATURE_MAX_BYTES = String(300_000);
-});
+// The size limit, small here so a real file can exceed it (read when a document is checked).
+vi.stubEnv('SIGNATURE_MAX_BYTES', String(300_000));
 
+const folder = temporaryStorage('signatures');
 const CONSULTANT2 = 'consultant2@demo.gscrm.ch';
 type Row = Record<string, unknown>;
 interface Made {
@@ -49,7 +43,6 @@ interface ErrorAnswer {
 }
 
 let t: TestApp;
-let folder: string;
 const users: Record<string, number> = {};
 const unique = Math.random().toString(36).slice(2, 8);
 let customer: Row;
@@ -275,8 +268,6 @@ const longDay = (day: string, locale: string) =>
   }).format(new Date(`${day}T12:00:00Z`));
 
 beforeAll(async () => {
-  folder = fs.mkdtempSync(path.join(os.tmpdir(), 'gscrm-signatures-'));
-  setStorage(new DiskStorage(folder));
   t = await createTestApp();
   for (const user of await t.database.db.selectFrom('users').select(['id', 'email']).execute())
     users[String(user.email)] = Number(user.id);
@@ -302,8 +293,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await t?.close();
-  if (folder) fs.rmSync(folder, { recursive: true, force: true });
 });
 
 describe('signature requests', () => {
@@ -1017,7 +1008,7 @@ describe('bad input on signing', () => {
 
 describe('bad input on asking', () => {
   it('limits the size as configured', () => {
-    expect(SIGNATURE_MAX_BYTES).toBe(300_000);
+    expect(signatureMaxBytes()).toBe(300_000);
   });
 
   it('refuses a document that cannot be signed (422 naming document), making no request', async () => {
@@ -1086,13 +1077,13 @@ describe('bad input on asking', () => {
     await refusedDocument(empty, 'signaturePdfUnreadable');
     // Too large: the file itself, the size its record states, and a file larger than stated.
     const large = await upload([['document_type', 'mandate']], await aPdf('Gross', 1, 310_000));
-    expect(Number(large.size_bytes)).toBeGreaterThan(SIGNATURE_MAX_BYTES);
+    expect(Number(large.size_bytes)).toBeGreaterThan(signatureMaxBytes());
     const answer = await refusedDocument(large, 'signatureTooLarge');
     expect(answer.message).toContain('0.3 MB');
     const stated = (await aDocument('mandate')).document;
     await t.database.db
       .updateTable('documents')
-      .set({ size_bytes: SIGNATURE_MAX_BYTES + 1 })
+      .set({ size_bytes: signatureMaxBytes() + 1 })
       .where('id', '=', Number(stated.id))
       .execute();
     await refusedDocument(stated, 'signatureTooLarge');
@@ -1108,7 +1099,7 @@ describe('bad input on asking', () => {
     await refusedDocument(understated, 'signatureTooLarge');
     // Just below the limit it is signable.
     const fits = await upload([['document_type', 'mandate']], await aPdf('Knapp', 1, 290_000));
-    expect(Number(fits.size_bytes)).toBeLessThanOrEqual(SIGNATURE_MAX_BYTES);
+    expect(Number(fits.size_bytes)).toBeLessThanOrEqual(signatureMaxBytes());
     const ok = await made(fits.id);
     expect((await sign(ok.token, ok.data.id)).statusCode).toBe(200);
 
