@@ -56,18 +56,14 @@ const SCREENS: Screen[] = [
   {
     name: 'translation-keys',
     path: '/admin/translation-keys',
-    ready: visible('table tbody tr.RaDatagrid-row'),
+    ready: visible('table tbody tr'),
   },
-  { name: 'users', path: '/admin/users', ready: visible('table tbody tr.RaDatagrid-row') },
-  {
-    name: 'sub-brokers',
-    path: '/admin/sub-brokers',
-    ready: visible('table tbody tr.RaDatagrid-row'),
-  },
-  { name: 'outbox', path: '/admin/outbox', ready: visible('table tbody tr.RaDatagrid-row') },
+  { name: 'users', path: '/admin/users', ready: visible('table tbody tr') },
+  { name: 'sub-brokers', path: '/admin/sub-brokers', ready: visible('table tbody tr') },
+  { name: 'outbox', path: '/admin/outbox', ready: visible('table tbody tr') },
   { name: 'jobs', path: '/admin/jobs', ready: visible('table thead') },
   { name: 'audit-log', path: '/admin/audit-log', ready: testId('history-list') },
-  { name: 'products', path: '/admin/products', ready: visible('table tbody tr.RaDatagrid-row') },
+  { name: 'products', path: '/admin/products', ready: visible('table tbody tr') },
 ];
 
 interface Overflow {
