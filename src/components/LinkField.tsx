@@ -42,6 +42,9 @@ export function LinkField({
         fullWidth
         size="small"
         helperText={helperText}
+        // Shown in place of the form whose button had the focus: the link takes it (selected),
+        // so it can be copied at once and the dialog still hears Escape.
+        autoFocus
         onFocus={(event) => event.target.select()}
         slotProps={{
           htmlInput: { readOnly: true, 'data-testid': testId },

@@ -87,6 +87,8 @@ test('a broker mandate is sent, signed in French on a phone, and its signed vers
   request,
 }) => {
   test.setTimeout(150_000);
+  // Its own name per attempt: a retry must not find the first attempt's document too.
+  const documentName = `Mandat de courtage E2E ${Date.now()}`;
   const token = await tokenOf(request, CONSULTANT);
   const customers = await apiData<Row[]>(
     request,
@@ -99,7 +101,7 @@ test('a broker mandate is sent, signed in French on a phone, and its signed vers
   const upload = await request.post(`/api/customers/${String(customer.id)}/documents`, {
     headers: { Authorization: `Bearer ${token}` },
     multipart: {
-      document_name: 'Mandat de courtage E2E',
+      document_name: documentName,
       document_type: 'mandate',
       file: { name: 'mandat.pdf', mimeType: 'application/pdf', buffer: await mandatePdf(name) },
     },
@@ -111,9 +113,7 @@ test('a broker mandate is sent, signed in French on a phone, and its signed vers
   await page.setViewportSize({ width: 1366, height: 768 });
   await login(page, CONSULTANT);
   await page.goto(`/consultant/customers/${String(customer.id)}?tab=documents`);
-  const row = page
-    .getByTestId('documents-table')
-    .locator('tr', { hasText: 'Mandat de courtage E2E' });
+  const row = page.getByTestId('documents-table').locator('tr', { hasText: documentName });
   await row.getByTestId('document-request-signature').click();
   await expect(page.getByTestId('signature-signer')).toHaveValue(name);
   await page.getByTestId('signature-email').fill('e2e.signer@example.ch');
@@ -129,8 +129,10 @@ test('a broker mandate is sent, signed in French on a phone, and its signed vers
   const link = await page.getByTestId('signature-link').inputValue();
   expect(link).toMatch(/\/attach-signatures\/\d+\?lang=fr&token=[\w-]{40,}$/);
   await shot(page, 'signature-request-created');
+  // The link takes the focus from the send button it replaces, so Escape reaches the dialog.
+  await expect(page.getByTestId('signature-link')).toBeFocused();
   await page.keyboard.press('Escape');
-  await expect(page.getByTestId('signature-requests')).toContainText('Mandat de courtage E2E');
+  await expect(page.getByTestId('signature-requests')).toContainText(documentName);
 
   // The customer, on a phone, without an account.
   const phone = await browser.newContext({
@@ -143,7 +145,7 @@ test('a broker mandate is sent, signed in French on a phone, and its signed vers
   const signer = await phone.newPage();
   await signer.goto(link);
   await expect(signer.getByRole('heading', { name: 'Signer un document' })).toBeVisible();
-  await expect(signer.getByTestId('signing-intro')).toContainText('Mandat de courtage E2E');
+  await expect(signer.getByTestId('signing-intro')).toContainText(documentName);
   await expect(signer.getByTestId('signing-document').getByTestId('pdf-page')).toHaveCount(1);
   await expect(signer.getByTestId('signing-name')).toHaveValue(name);
   await expectAccessible(signer);
@@ -168,18 +170,16 @@ test('a broker mandate is sent, signed in French on a phone, and its signed vers
   await signer.goto(link);
   await expect(signer.getByTestId('signing-problem')).toContainText('déjà été signé');
   await expect(signer.getByTestId('signing-document')).toHaveCount(0);
-  await expect(signer.getByText('Mandat de courtage E2E')).toHaveCount(0);
+  await expect(signer.getByText(documentName)).toHaveCount(0);
   await phone.close();
 
   // The consultant sees it signed and opens the signed version.
   await page.reload();
-  const signedRow = page
-    .getByTestId('signature-requests')
-    .locator('tr', { hasText: 'Mandat de courtage E2E' });
+  const signedRow = page.getByTestId('signature-requests').locator('tr', { hasText: documentName });
   await expect(signedRow.getByTestId('signature-status')).toHaveAttribute('data-status', 'signed');
   await expect(
     page.getByTestId('documents-table').getByTestId('signed-version-of').first(),
-  ).toContainText('Mandat de courtage E2E');
+  ).toContainText(documentName);
   await signedRow.getByTestId('signature-view-signed').click();
   const preview = page.getByTestId('document-preview');
   await expect(preview.getByTestId('pdf-page')).toHaveCount(2);
