@@ -7,6 +7,23 @@ import { defineConfig } from 'vitest/config';
  * Every API file gets a copy of one seeded database made per run (tests/api/seeded-setup.ts).
  * Playwright specs (tests/e2e) are not vitest's.
  */
+/** The API tests on one engine. */
+const apiProject = (name: string, engine: 'pglite' | 'postgres') => ({
+  extends: true as const,
+  test: {
+    name,
+    include: ['tests/api/**/*.test.ts'],
+    environment: 'node' as const,
+    env: { TEST_ENGINE: engine },
+    globalSetup: ['./tests/api/seeded-setup.ts'],
+    // The files share the server's modules (loaded once, not once per file: about 1.5 s each);
+    // a file that changes shared state (storage, environment) puts it back.
+    isolate: false,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -25,36 +42,8 @@ export default defineConfig({
           setupFiles: ['./vitest.unit-setup.ts'],
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'api',
-          include: ['tests/api/**/*.test.ts'],
-          environment: 'node',
-          env: { TEST_ENGINE: 'pglite' },
-          globalSetup: ['./tests/api/seeded-setup.ts'],
-          // The files share the server's modules (loaded once, not once per file: about 1.5 s
-          // each); a file that changes shared state (storage, environment) puts it back.
-          isolate: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'api-postgres',
-          include: ['tests/api/**/*.test.ts'],
-          environment: 'node',
-          env: { TEST_ENGINE: 'postgres' },
-          globalSetup: ['./tests/api/seeded-setup.ts'],
-          // The files share the server's modules (loaded once, not once per file: about 1.5 s
-          // each); a file that changes shared state (storage, environment) puts it back.
-          isolate: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      apiProject('api', 'pglite'),
+      apiProject('api-postgres', 'postgres'),
     ],
   },
 });

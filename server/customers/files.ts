@@ -65,7 +65,7 @@ export const FEEDBACK_IMAGE_KINDS: Record<string, FileKind> = {
 };
 
 const MB = 1024 * 1024;
-/** The size limits, read from the environment when an app registers its routes. */
+/** The size limits, read from the environment where they are used (not when the module loads). */
 export const documentMaxBytes = (): number => Number(process.env.DOCUMENT_MAX_BYTES ?? 20 * MB);
 export const avatarMaxBytes = (): number => Number(process.env.AVATAR_MAX_BYTES ?? 5 * MB);
 /** A photo of a signed form may be as large as a scanned document: the documents' limit. */

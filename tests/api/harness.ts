@@ -117,9 +117,10 @@ function clientOf(app: FastifyInstance): TestClient {
   };
 }
 
-async function createPostgresDatabase(
+/** A new database on TEST_DATABASE_URL's server (a copy of `template` when given), to drop after. */
+export async function createPostgresDatabase(
   template?: string,
-): Promise<{ url: string; drop: () => Promise<void> }> {
+): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `gscrm_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   try {
@@ -134,6 +135,7 @@ async function createPostgresDatabase(
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     drop: async () => {
       const client = new pg.Client({ connectionString: ADMIN_URL });
@@ -142,6 +144,12 @@ async function createPostgresDatabase(
       await client.end();
     },
   };
+}
+
+/** The current migrations and the demo (without its commissions), signed in with DEMO_PASSWORD. */
+export async function migrateAndSeed(database: Database): Promise<void> {
+  await migrate(database);
+  await seedDemo(database.db, { password: DEMO_PASSWORD, commissions: false });
 }
 
 export async function createTestApp(
@@ -168,9 +176,8 @@ export async function createTestApp(
   const models = loadResourceModels();
   let app: FastifyInstance;
   try {
-    await migrate(database);
-    if (options.seed !== false && !seeded)
-      await seedDemo(database.db, { password: DEMO_PASSWORD, commissions: false });
+    if (options.seed !== false && !seeded) await migrateAndSeed(database);
+    else await migrate(database);
     app = await buildApp({
       database,
       models,

@@ -9,17 +9,13 @@
  * "now", links expiring in days): the harness uses the copy only on the same Swiss day and within
  * SEEDED_MAX_AGE_MS, and seeds a fresh database after that (./harness.ts `seededDatabase`).
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { seedDemo } from '../../server/demo/index.ts';
 import { openPglite, openPostgres } from '../../server/db/index.ts';
-import { migrate } from '../../server/db/migrate.ts';
 import { swissToday } from '../../src/schema/swiss-time.ts';
-import { ADMIN_URL, DEMO_PASSWORD, type SeededDatabase } from './harness.ts';
+import { createPostgresDatabase, migrateAndSeed, type SeededDatabase } from './harness.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const engine = project.config.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
@@ -29,8 +25,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (engine === 'pglite') {
     const database = await openPglite(undefined, { image: true });
     try {
-      await migrate(database);
-      await seedDemo(database.db, { password: DEMO_PASSWORD, commissions: false });
+      await migrateAndSeed(database);
       const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'gscrm-seeded-'));
       made.image = path.join(folder, 'seeded.tar');
       fs.writeFileSync(made.image, await database.snapshot());
@@ -39,31 +34,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await database.close();
     }
   } else {
-    const name = `gscrm_seeded_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: ADMIN_URL });
-    await admin.connect();
+    const created = await createPostgresDatabase();
+    const database = await openPostgres(created.url);
     try {
-      await admin.query(`create database ${name}`);
-    } finally {
-      await admin.end();
-    }
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${name}`;
-    const database = await openPostgres(url.toString());
-    try {
-      await migrate(database);
-      await seedDemo(database.db, { password: DEMO_PASSWORD, commissions: false });
+      await migrateAndSeed(database);
     } finally {
       // No session may stay on a template while it is copied.
       await database.close();
     }
-    made.template = name;
-    cleanUp = async () => {
-      const client = new pg.Client({ connectionString: ADMIN_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    };
+    made.template = created.name;
+    cleanUp = created.drop;
   }
   project.provide('seededDatabase', made);
   console.log(
